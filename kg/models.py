@@ -1,0 +1,61 @@
+"""Plain data records passed between the pipeline stages (ingest → extract → resolve → graph)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from kg.schema import Label, Rel
+
+
+@dataclass
+class Paper:
+    """One paper after ingest. ``abstract`` is already cleaned to plain text."""
+
+    id: str
+    abstract: str
+    title: str = ""
+    display_name: str = ""
+    venue: str = ""
+    year: int | None = None
+    keywords: list[str] = field(default_factory=list)
+    authors: list[str] = field(default_factory=list)
+    primary_area: str = ""
+    url: str = ""
+    source: str = ""  # "path:line" of the record, for error messages and provenance
+
+
+@dataclass
+class Mention:
+    """An entity mention in a paper's cleaned abstract (character offsets into it)."""
+
+    start: int
+    end: int
+    text: str
+    type: Label
+    role: Rel
+    sentence: str  # the evidence sentence
+    entity: str = ""  # canonical entity id, filled in by the resolver
+    confidence: float = 1.0
+    source: str = ""  # which component produced it (model, gazetteer, acronym, ...)
+
+
+@dataclass
+class Entity:
+    """A canonical entity after cross-paper resolution."""
+
+    id: str
+    label: Label
+    name: str
+    aliases: list[str] = field(default_factory=list)
+    paper_count: int = 0
+
+
+@dataclass
+class Problem:
+    """A record or file that was skipped, with where and why."""
+
+    source: str  # "path:line" (or just "path")
+    reason: str
+
+    def __str__(self) -> str:
+        return f"{self.source}: {self.reason}"

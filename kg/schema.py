@@ -1,0 +1,147 @@
+"""The single source of truth for kg's graph model.
+
+Every node label, relationship type and key property is named here. The NetworkX builder
+(`kg.graph`), the Neo4j loader (`kg.store.neo4j`), the `cypher/*.cypher` files and the HTML
+styling (`kg.html`) all follow it, so a rename happens in one place.
+
+>>> Label.METHOD.value
+'Method'
+>>> DEFAULT_ROLE[Label.DATASET].value
+'EVALUATES_ON'
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Label(str, Enum):
+    """Node labels (one per node, stored in the node attribute ``label``)."""
+
+    PAPER = "Paper"
+    METHOD = "Method"
+    TASK = "Task"
+    DATASET = "Dataset"  # datasets, benchmarks and environments
+    METRIC = "Metric"
+    CONCEPT = "Concept"
+
+    def __str__(self) -> str:  # so f-strings print "Method", not "Label.METHOD"
+        return self.value
+
+
+class Rel(str, Enum):
+    """Relationship types: always from a Paper to an entity."""
+
+    PROPOSES = "PROPOSES"  # introduced by this paper (any entity type)
+    USES = "USES"  # a method the paper uses
+    EVALUATES_ON = "EVALUATES_ON"  # a dataset/benchmark/environment the paper evaluates on
+    ADDRESSES = "ADDRESSES"  # a task the paper addresses
+    MEASURES = "MEASURES"  # a metric the paper reports
+    MENTIONS = "MENTIONS"  # a concept the paper talks about
+
+    def __str__(self) -> str:
+        return self.value
+
+
+ENTITY_LABELS: tuple[Label, ...] = (
+    Label.METHOD,
+    Label.TASK,
+    Label.DATASET,
+    Label.METRIC,
+    Label.CONCEPT,
+)
+
+#: The role a mention gets when the paper does not introduce the entity.
+DEFAULT_ROLE: dict[Label, Rel] = {
+    Label.METHOD: Rel.USES,
+    Label.TASK: Rel.ADDRESSES,
+    Label.DATASET: Rel.EVALUATES_ON,
+    Label.METRIC: Rel.MEASURES,
+    Label.CONCEPT: Rel.MENTIONS,
+}
+
+#: Every node has a unique, stable ``id`` property (also the NetworkX node key).
+KEY = "id"
+#: Every node has a human-readable ``name`` (a paper's display name, an entity's canonical name).
+NAME = "name"
+#: The node attribute that holds the label.
+LABEL_ATTR = "label"
+#: The edge attribute that holds the relationship type (also the MultiDiGraph edge key).
+TYPE_ATTR = "type"
+
+#: Node properties per label (besides ``id``, ``name`` and ``label``).
+PAPER_PROPERTIES = (
+    "title",
+    "display_name",
+    "abstract",
+    "venue",
+    "year",
+    "keywords",
+    "authors",
+    "primary_area",
+    "url",
+    "source",
+)
+ENTITY_PROPERTIES = ("aliases", "paper_count")
+#: Relationship properties (every edge carries all of them).
+EDGE_PROPERTIES = ("evidence", "start", "end", "confidence", "count")
+
+#: Entity-id prefixes: an entity id is ``f"{ID_PREFIX[label]}:{normalised name}"``.
+ID_PREFIX: dict[Label, str] = {
+    Label.PAPER: "paper",
+    Label.METHOD: "method",
+    Label.TASK: "task",
+    Label.DATASET: "dataset",
+    Label.METRIC: "metric",
+    Label.CONCEPT: "concept",
+}
+
+#: How much a shared entity of each type says about two papers being related: a shared named
+#: dataset or method is stronger evidence than a shared broad concept.
+TYPE_WEIGHT: dict[Label, float] = {
+    Label.METHOD: 1.0,
+    Label.DATASET: 1.0,
+    Label.TASK: 0.9,
+    Label.METRIC: 0.4,
+    Label.CONCEPT: 0.5,
+}
+
+#: Styling shared by the HTML export (and documented for the Neo4j Browser).
+NODE_STYLE: dict[Label, dict[str, str]] = {
+    Label.PAPER: {"color": "#4e79a7", "shape": "dot"},
+    Label.METHOD: {"color": "#f28e2b", "shape": "diamond"},
+    Label.TASK: {"color": "#59a14f", "shape": "triangle"},
+    Label.DATASET: {"color": "#e15759", "shape": "square"},
+    Label.METRIC: {"color": "#b07aa1", "shape": "star"},
+    Label.CONCEPT: {"color": "#9c9c9c", "shape": "dot"},
+}
+EDGE_COLOR: dict[Rel, str] = {
+    Rel.PROPOSES: "#d62728",
+    Rel.USES: "#f28e2b",
+    Rel.EVALUATES_ON: "#e15759",
+    Rel.ADDRESSES: "#59a14f",
+    Rel.MEASURES: "#b07aa1",
+    Rel.MENTIONS: "#c7c7c7",
+}
+
+
+def entity_id(label: Label, key: str) -> str:
+    """The stable id of an entity from its label and normalised key.
+
+    >>> entity_id(Label.DATASET, "mmeb")
+    'dataset:mmeb'
+    """
+    return f"{ID_PREFIX[label]}:{key}"
+
+
+def label_of_id(node_id: str) -> Label:
+    """The label encoded in an entity or paper id.
+
+    >>> label_of_id("method:metaembed")
+    <Label.METHOD: 'Method'>
+    """
+    prefix = node_id.split(":", 1)[0]
+    for label, p in ID_PREFIX.items():
+        if p == prefix:
+            return label
+    raise ValueError(f"not a kg id: {node_id!r}")

@@ -1,0 +1,87 @@
+"""The embedded default store: the graph as a node-link JSON file (plus GraphML/GEXF exports).
+
+The JSON is written with sorted keys and a fixed node/edge order so the same graph gives the
+same bytes (builds are reproducible and diffable)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from kg.errors import GraphFileError
+from kg.schema import LABEL_ATTR, TYPE_ATTR
+
+DEFAULT_GRAPH_PATH = Path("exports") / "graph.json"
+FORMAT_VERSION = 1
+
+
+def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
+    """Write ``G`` as node-link JSON (``networkx.node_link_data``) to ``path``."""
+    path = Path(path)
+    data = nx.node_link_data(G, edges="links")
+    data["nodes"] = sorted(data["nodes"], key=lambda n: n["id"])
+    data["links"] = sorted(
+        data["links"], key=lambda e: (e["source"], e["target"], str(e.get("key", "")))
+    )
+    data["graph"] = {**data.get("graph", {}), "kg_format": FORMAT_VERSION}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        json.dump(data, fh, ensure_ascii=False, sort_keys=True, indent=1)
+        fh.write("\n")
+    tmp.replace(path)  # atomic: a crash never leaves half a graph behind
+    return path
+
+
+def load_graph(path: str | Path = DEFAULT_GRAPH_PATH) -> nx.MultiDiGraph:
+    """Read a graph written by :func:`save_graph`."""
+    path = Path(path)
+    if not path.exists():
+        raise GraphFileError(f"{path}: no graph file here (build one with `kg build INPUT...`)")
+    try:
+        with path.open(encoding="utf-8") as fh:
+            data = json.load(fh)
+        G = nx.node_link_graph(data, directed=True, multigraph=True, edges="links")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
+        raise GraphFileError(f"{path}: not a readable kg graph ({exc})") from None
+    if any(LABEL_ATTR not in attrs for _, attrs in G.nodes(data=True)):
+        raise GraphFileError(f"{path}: not a kg graph (nodes without a '{LABEL_ATTR}')")
+    return G
+
+
+def _flatten(value: Any) -> Any:
+    # GraphML/GEXF hold scalars only: lists become "; "-joined strings, None becomes "".
+    if isinstance(value, (list, tuple)):
+        return "; ".join(str(v) for v in value)
+    if value is None:
+        return ""
+    return value
+
+
+def _flat_copy(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    H = nx.MultiDiGraph()
+    for n, attrs in G.nodes(data=True):
+        H.add_node(n, **{k: _flatten(v) for k, v in attrs.items()})
+    for u, v, key, attrs in G.edges(keys=True, data=True):
+        H.add_edge(u, v, key=key, **{k: _flatten(x) for k, x in attrs.items()})
+    return H
+
+
+def export_graph(G: nx.MultiDiGraph, path: str | Path, fmt: str) -> Path:
+    """Export to ``graphml`` or ``gexf`` (list properties are joined with "; ")."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    H = _flat_copy(G)
+    if fmt == "graphml":
+        nx.write_graphml(H, path)
+    elif fmt == "gexf":
+        nx.write_gexf(H, path)
+    else:
+        raise GraphFileError(f"unknown export format {fmt!r} (use graphml or gexf)")
+    return path
+
+
+__all__ = ["DEFAULT_GRAPH_PATH", "save_graph", "load_graph", "export_graph", "TYPE_ATTR"]
