@@ -1,0 +1,236 @@
+"""Helpers shared by the benchmark scripts: timing, peak memory, corpus readers, tables.
+
+Only the standard library (plus numpy where a script already needs it): benchmarks must not
+pull in extra dependencies just to measure. Paths default to the read-only shared data next to
+the repository (``../shared/data``), resolved from this file so the scripts run from any cwd.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import resource
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO_ROOT.parent / "shared" / "data"
+DEFAULT_CSFCUBE = SHARED_DATA / "csfcube"
+DEFAULT_ICLR = SHARED_DATA / "corpora" / "iclr2026-alickzhu"
+
+# Make `import kg` work when a script is run as `python benchmarks/x.py` without installing.
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+
+# --------------------------------------------------------------------------- time and memory
+
+
+@dataclass
+class Timer:
+    """Wall-clock seconds of a ``with`` block (``time.perf_counter``)."""
+
+    seconds: float = 0.0
+    _start: float = field(default=0.0, repr=False)
+
+    def __enter__(self) -> Timer:
+        self._start = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.perf_counter() - self._start
+
+
+def peak_rss_mb(children: bool = False) -> float:
+    """Peak resident set size in MiB of this process (or of its waited-for children).
+
+    ``ru_maxrss`` is in KiB on Linux and bytes on macOS. Note that for children it is the
+    maximum over all children, not their sum.
+    """
+    who = resource.RUSAGE_CHILDREN if children else resource.RUSAGE_SELF
+    rss = resource.getrusage(who).ru_maxrss
+    return rss / (1024 * 1024) if sys.platform == "darwin" else rss / 1024
+
+
+def current_rss_mb() -> float:
+    """Current resident set size in MiB (Linux /proc; 0.0 elsewhere)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """Linear-interpolated percentile (``q`` in 0..100), like numpy's default.
+
+    >>> percentile([1, 2, 3, 4], 50)
+    2.5
+    >>> percentile([5.0], 95)
+    5.0
+    """
+    if not values:
+        raise ValueError("no values")
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100
+    lo = int(pos)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+# --------------------------------------------------------------------------- corpora
+
+
+@dataclass
+class Doc:
+    """A paper as the benchmarks see it (independent of kg's own ingest)."""
+
+    id: str
+    title: str
+    abstract: str
+    keywords: list[str] = field(default_factory=list)
+    primary_area: str = ""
+    venue: str = ""
+    url: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"{self.title}. {self.abstract}" if self.title else self.abstract
+
+
+def iclr_csv_files(path: Path) -> list[Path]:
+    """The CSV files of a corpus directory (sorted), or the single file given."""
+    path = Path(path)
+    return sorted(path.glob("*.csv")) if path.is_dir() else [path]
+
+
+def openreview_id(url: str) -> str:
+    """The forum id of an OpenReview URL (``...forum?id=VaS6xcDrTb`` -> ``VaS6xcDrTb``).
+
+    >>> openreview_id("https://openreview.net/forum?id=VaS6xcDrTb")
+    'VaS6xcDrTb'
+    """
+    m = re.search(r"[?&]id=([^&#]+)", url)
+    return m.group(1) if m else url
+
+
+def read_iclr(path: Path) -> list[Doc]:
+    """Read the ICLR 2026 CSVs (UTF-8 with BOM, RFC-4180, embedded newlines)."""
+    csv.field_size_limit(1 << 30)
+    docs: dict[str, Doc] = {}
+    for f in iclr_csv_files(path):
+        with f.open(encoding="utf-8-sig", newline="") as fh:
+            for row in csv.DictReader(fh):
+                kws = [k.strip() for k in (row.get("keywords") or "").split(",") if k.strip()]
+                doc = Doc(
+                    id=openreview_id(row.get("openreview_url", "")),
+                    title=(row.get("title") or "").strip(),
+                    abstract=(row.get("abstract") or "").strip(),
+                    keywords=kws,
+                    primary_area=(row.get("primary_area") or "").strip(),
+                    venue=(row.get("venue") or "").strip(),
+                    url=row.get("openreview_url", ""),
+                )
+                docs.setdefault(doc.id, doc)
+    return sorted(docs.values(), key=lambda d: d.id)
+
+
+_FACET_PREFIX = re.compile(r"^(?:background|method|result|objective|other)_label:\s*", re.M)
+
+
+def read_csfcube_texts(csfcube: Path) -> dict[str, Doc]:
+    """Title + abstract of every paper in ``readable_annotations/`` (queries and candidates).
+
+    The abstract sentences carry facet prefixes (``method_label: ...``), one per line; they are
+    stripped and the sentences joined with spaces.
+    """
+    docs: dict[str, Doc] = {}
+    for f in sorted((Path(csfcube) / "readable_annotations").glob("*.txt")):
+        text = f.read_text(encoding="utf-8")
+        for record in re.split(r"^=+\s*$", text, flags=re.M):
+            m_id = re.search(r"^paper_id:\s*(\S+?);", record, re.M)
+            m_title = re.search(r"^TITLE:\s*(.*)$", record, re.M)
+            m_abs = re.search(r"^ABSTRACT:\s*(.*)", record, re.M | re.S)
+            if not m_id or not m_title:
+                continue
+            abstract = ""
+            if m_abs:
+                lines = [ln.strip() for ln in m_abs.group(1).strip().splitlines() if ln.strip()]
+                abstract = " ".join(_FACET_PREFIX.sub("", ln) for ln in lines)
+            pid = m_id.group(1)
+            if pid not in docs or (abstract and not docs[pid].abstract):
+                docs[pid] = Doc(id=pid, title=m_title.group(1).strip(), abstract=abstract)
+    return docs
+
+
+def write_jsonl(docs: Sequence[Doc], path: Path) -> Path:
+    """Write docs as JSONL records kg can ingest (id/title/abstract/keywords/primary_area)."""
+    with Path(path).open("w", encoding="utf-8") as fh:
+        for d in docs:
+            rec: dict[str, Any] = {"id": d.id, "title": d.title, "abstract": d.abstract}
+            if d.keywords:
+                rec["keywords"] = d.keywords
+            if d.primary_area:
+                rec["primary_area"] = d.primary_area
+            if d.venue:
+                rec["venue"] = d.venue
+            if d.url:
+                rec["url"] = d.url
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    return Path(path)
+
+
+# --------------------------------------------------------------------------- kg availability
+
+
+def kg_build_available() -> bool:
+    """True once the lead's ``kg.build.build_graph`` exists."""
+    try:
+        from kg.build import build_graph  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+# --------------------------------------------------------------------------- output
+
+
+def table(rows: Sequence[Sequence[Any]], headers: Sequence[str]) -> str:
+    """A plain fixed-width text table (floats with 3 decimals).
+
+    >>> print(table([["tfidf", 0.5]], ["method", "ndcg"]))
+    method  ndcg
+    ------  -----
+    tfidf   0.500
+    """
+
+    def fmt(v: Any) -> str:
+        return f"{v:.3f}" if isinstance(v, float) else str(v)
+
+    cells = [[fmt(v) for v in r] for r in rows]
+    widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(headers)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    for r in cells:
+        lines.append("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip())
+    return "\n".join(lines)
+
+
+@contextmanager
+def stage(name: str, quiet: bool = False) -> Iterator[Timer]:
+    """Time a named stage and log it to stderr (so --json stdout stays clean)."""
+    t = Timer()
+    if not quiet:
+        print(f"[{name}] ...", file=sys.stderr, flush=True)
+    with t:
+        yield t
+    if not quiet:
+        print(f"[{name}] {t.seconds:.1f}s", file=sys.stderr, flush=True)
