@@ -1,0 +1,155 @@
+"""Choose which part of the graph goes into an HTML export.
+
+Three steps, in this order: keep only the requested entity types (papers always stay), cut out
+the neighbourhood of one focus node if asked, then cap the node count.
+
+The cap keeps "the most connected nodes" in the sense that matters for a bipartite
+paper-entity graph: it peels off the node with the fewest links *among the nodes still kept*,
+over and over, until the cap is reached (the degeneracy / k-core peeling order). Ranking by
+global degree alone would keep the big entities and drop the papers that link them, leaving a
+picture of disconnected dots; peeling keeps a dense core where every node still has links.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from kg.errors import InputError
+from kg.schema import ENTITY_LABELS, LABEL_ATTR, Label
+
+#: Default node cap for exports without --focus. Chosen from benchmarks/html_render.py: on the
+#: 2-core CI machine a 400-node export of a large graph is stable in a few seconds, while 1,000
+#: nodes take several times longer and become an unreadable hairball (see the report in that file).
+DEFAULT_MAX_NODES = 400
+
+
+@dataclass
+class Selection:
+    """The nodes picked for an export and what was left out (for the stderr note)."""
+
+    graph: nx.MultiDiGraph  # the subgraph to draw (a view on the input graph)
+    focus: str | None = None  # the focus node id, if any
+    total_nodes: int = 0  # nodes in the input graph
+    total_edges: int = 0
+    omitted_nodes: dict[str, int] = field(default_factory=dict)  # label -> count left out
+    omitted_edges: int = 0
+    capped: bool = False  # True when the node cap removed something
+
+    @property
+    def omitted_total(self) -> int:
+        return sum(self.omitted_nodes.values())
+
+
+def parse_types(spec: str | Iterable[str] | None) -> tuple[Label, ...] | None:
+    """Parse ``"Method,Dataset"`` (case-insensitive) into entity labels; ``None`` means all.
+
+    >>> parse_types("method, DATASET")
+    (<Label.METHOD: 'Method'>, <Label.DATASET: 'Dataset'>)
+    """
+    if spec is None:
+        return None
+    parts = spec.split(",") if isinstance(spec, str) else list(spec)
+    by_name = {label.value.lower(): label for label in Label}
+    labels: list[Label] = []
+    for raw in parts:
+        name = str(raw).strip().lower()
+        if not name:
+            continue
+        label = by_name.get(name) or by_name.get(name.rstrip("s"))  # "methods" is fine too
+        if label is None:
+            known = ", ".join(label.value for label in ENTITY_LABELS)
+            raise InputError(f"unknown node type {raw.strip()!r} (choose from {known})")
+        if label not in labels and label is not Label.PAPER:
+            labels.append(label)
+    if not labels:
+        raise InputError("--types needs at least one entity type, e.g. --types Method,Dataset")
+    return tuple(labels)
+
+
+def _label(G: nx.MultiDiGraph, node: str) -> str:
+    return str(G.nodes[node].get(LABEL_ATTR, ""))
+
+
+def neighbourhood(G: nx.MultiDiGraph, center: str, depth: int) -> set[str]:
+    """Nodes within ``depth`` links of ``center``, ignoring edge direction."""
+    if depth < 0:
+        raise InputError(f"--depth must be 0 or more (got {depth})")
+    lengths = nx.single_source_shortest_path_length(
+        G.to_undirected(as_view=True), center, cutoff=depth
+    )
+    return set(lengths)
+
+
+def peel_to(G: nx.MultiDiGraph, max_nodes: int, keep: Iterable[str] = ()) -> set[str]:
+    """The ``max_nodes`` nodes that survive repeatedly removing the least-linked node.
+
+    Degrees count distinct neighbours among the nodes still present; ties go to the node id so
+    the result is deterministic. Nodes in ``keep`` are never removed.
+    """
+    alive = set(G.nodes)
+    if len(alive) <= max_nodes:
+        return alive
+    protected = set(keep) & alive
+    U = G.to_undirected(as_view=True)
+    adjacency = {n: set(U.neighbors(n)) - {n} for n in alive}
+    degree = {n: len(adj) for n, adj in adjacency.items()}
+    heap = [(d, n) for n, d in degree.items() if n not in protected]
+    heapq.heapify(heap)
+    while len(alive) > max_nodes and heap:
+        d, n = heapq.heappop(heap)
+        if n not in alive or d != degree[n]:
+            continue  # a stale heap entry: the degree dropped since it was pushed
+        alive.discard(n)
+        for m in adjacency[n]:
+            if m in alive:
+                degree[m] -= 1
+                if m not in protected:
+                    heapq.heappush(heap, (degree[m], m))
+    return alive
+
+
+def select(
+    G: nx.MultiDiGraph,
+    *,
+    focus: str | None = None,
+    depth: int = 2,
+    types: Iterable[Label] | None = None,
+    max_nodes: int | None = None,
+) -> Selection:
+    """Pick the subgraph to draw.
+
+    ``focus`` is a node id (already resolved). ``max_nodes``: ``None`` means the default cap
+    without a focus and no cap with one (a focus export is complete); ``0`` means no cap.
+    """
+    nodes: set[str] = set(G.nodes)
+    if types is not None:
+        wanted = {Label.PAPER.value, *(label.value for label in types)}
+        nodes = {n for n in nodes if _label(G, n) in wanted}
+    if focus is not None:
+        if focus not in G:
+            raise InputError(f"focus node {focus!r} is not in the graph")
+        nodes.add(focus)
+        nodes = neighbourhood(G.subgraph(nodes), focus, depth)
+    cap = max_nodes if max_nodes is not None else (None if focus else DEFAULT_MAX_NODES)
+    if cap is not None and cap < 0:
+        raise InputError(f"--max-nodes must be 0 (no limit) or more (got {cap})")
+    capped = False
+    if cap and len(nodes) > cap:
+        nodes = peel_to(G.subgraph(nodes), cap, keep=[focus] if focus else [])
+        capped = True
+    sub = G.subgraph(nodes)
+    left_out = Counter(_label(G, n) for n in G.nodes if n not in nodes)
+    return Selection(
+        graph=sub,
+        focus=focus,
+        total_nodes=G.number_of_nodes(),
+        total_edges=G.number_of_edges(),
+        omitted_nodes=dict(sorted(left_out.items())),
+        omitted_edges=G.number_of_edges() - sub.number_of_edges(),
+        capped=capped,
+    )
