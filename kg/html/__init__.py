@@ -7,7 +7,7 @@
 The page is one self-contained file (vis-network inlined, no CDN), coloured per
 ``kg.schema.NODE_STYLE`` / ``EDGE_COLOR``, with hover details, a legend with type toggles and a
 search box. Without ``--focus`` the graph is capped to its most connected nodes (see
-:mod:`kg.html.select`); a focus export is the complete neighbourhood of one paper.
+:mod:`kg.html.subgraph`); a focus export is the complete neighbourhood of one paper.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from pathlib import Path
 import networkx as nx
 
 from kg.html.render import render_html
-from kg.html.select import DEFAULT_MAX_NODES, Selection, parse_types, select
+from kg.html.subgraph import DEFAULT_MAX_NODES, Selection, parse_types, select
 from kg.schema import Label
 
 DEFAULT_HTML_PATH = Path("exports") / "graph.html"

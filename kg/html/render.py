@@ -22,7 +22,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg.html.select import Selection
+from kg.html.subgraph import Selection
 from kg.schema import (
     EDGE_COLOR,
     ENTITY_LABELS,
