@@ -34,6 +34,7 @@ class Mention:
     type: Label
     role: Rel
     sentence: str  # the evidence sentence
+    canonical: str = ""  # surface form of the entity named (an acronym's long form)
     entity: str = ""  # canonical entity id, filled in by the resolver
     confidence: float = 1.0
     source: str = ""  # which component produced it (model, gazetteer, acronym, ...)

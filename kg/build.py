@@ -1,0 +1,119 @@
+"""The build stage: corpus files → papers → mentions → entities → graph (and its summary)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import networkx as nx
+
+from kg.cache import ExtractionCache
+from kg.extract.components import COINED
+from kg.extract.pipeline import Extractor, doc_mentions, model_name, pipeline_version
+from kg.extract.resolve import resolve_entities
+from kg.graph import build_graph as assemble_graph
+from kg.ingest import read_papers
+from kg.models import Mention, Paper, Problem
+from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
+
+Progress = Callable[[int], None]
+
+
+@dataclass
+class BuildResult:
+    graph: nx.MultiDiGraph
+    papers: list[Paper]
+    problems: list[Problem]
+    duplicates: int = 0
+    cached: int = 0  # papers whose extraction came from the cache
+    stats: dict[str, Any] = field(default_factory=dict)
+
+
+def extract_mentions(
+    papers: list[Paper],
+    model: str | None = None,
+    cache_dir: str | Path | None = None,
+    progress: Progress | None = None,
+    n_process: int = 1,
+) -> tuple[dict[str, list[Mention]], int]:
+    """Mentions per paper id, using and filling the cache when ``cache_dir`` is given."""
+    texts = [p.abstract for p in papers]
+    cache = (
+        ExtractionCache(cache_dir, f"{model_name(model)}:{pipeline_version()}") if cache_dir else None
+    )
+    raw: dict[str, list[dict[str, Any]]] = cache.get_many(texts) if cache else {}
+    todo = list(dict.fromkeys(t for t in texts if t not in raw))
+    if progress and len(raw):
+        progress(sum(1 for t in texts if t in raw))
+    if todo:
+        extractor = Extractor(model, n_process=n_process)
+        fresh = []
+        for text, mentions in zip(todo, extractor.raw_mentions(todo)):
+            raw[text] = mentions
+            fresh.append((text, mentions))
+            if progress:
+                progress(1)
+        if cache:
+            cache.put_many(fresh)
+    if cache:
+        cache.close()
+    cached = len(texts) - len(todo)
+    return {p.id: doc_mentions(p.abstract, raw[p.abstract]) for p in papers}, cached
+
+
+def _first_words(text: str, n: int = 6) -> str:
+    words = text.split()
+    return " ".join(words[:n]) + ("…" if len(words) > n else "")
+
+
+def display_name(paper: Paper, mentions: list[Mention]) -> str:
+    """A short name for a paper: its named contribution ("MetaEmbed"), else its title, else the
+    first words of its abstract."""
+    for m in mentions:
+        if m.role == Rel.PROPOSES and m.type in (Label.METHOD, Label.DATASET) and COINED.match(m.text):
+            return m.text
+    if paper.title:
+        return paper.title if len(paper.title) <= 60 else _first_words(paper.title, 8)
+    return _first_words(re.sub(r"\s+", " ", paper.abstract))
+
+
+def summarize(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """Counts of nodes per label and edges per type."""
+    nodes = Counter(attrs[LABEL_ATTR] for _, attrs in G.nodes(data=True))
+    edges = Counter(attrs[TYPE_ATTR] for _, _, attrs in G.edges(data=True))
+    return {
+        "papers": nodes.get(str(Label.PAPER), 0),
+        "entities": {str(lab): nodes.get(str(lab), 0) for lab in Label if lab != Label.PAPER},
+        "edges": {str(r): edges.get(str(r), 0) for r in Rel},
+    }
+
+
+def build(
+    inputs: Iterable[str | Path],
+    model: str | None = None,
+    strict: bool = False,
+    cache_dir: str | Path | None = None,
+    progress: Callable[[int], Progress] | None = None,
+    n_process: int = 1,
+) -> BuildResult:
+    """Read ``inputs`` and build the knowledge graph.
+
+    ``progress(total)`` is called once with the number of papers and must return a callback
+    that is called with the number of papers done since the last call.
+    """
+    ingested = read_papers(list(inputs), strict=strict)
+    papers = ingested.papers
+    tick = progress(len(papers)) if progress else None
+    mentions, cached = extract_mentions(papers, model, cache_dir, tick, n_process)
+    entities = resolve_entities(mentions)
+    for p in papers:
+        p.display_name = display_name(p, mentions[p.id])
+    G = assemble_graph(papers, mentions, entities)
+    return BuildResult(
+        graph=G, papers=papers, problems=list(ingested.problems),
+        duplicates=getattr(ingested, "duplicates", 0), cached=cached, stats=summarize(G),
+    )

@@ -1,0 +1,427 @@
+"""kg's registered spaCy pipeline components.
+
+Each component declares what it needs and what it writes:
+
+* ``kg_acronyms``  — finds "long form (ACR)" definitions          → ``doc._.kg_acronyms``
+* ``kg_gazetteer`` — known datasets/methods/metrics/tasks (data files) → candidate spans
+* ``kg_rules``     — coined names, "X benchmark", task and concept phrases → candidate spans
+* ``kg_mentions``  — picks non-overlapping mentions, types them, spreads acronyms,
+  assigns roles (PROPOSES vs the default role of the type)   → ``doc._.kg_mentions``
+
+Candidates from every source go into the span group ``doc.spans["kg_candidates"]``; a span's
+``kb_id_`` names its source, which sets its priority when candidates overlap. A trained entity
+recogniser (the shipped SciERC model) adds its spans to the same group.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from spacy.language import Language
+from spacy.matcher import Matcher, PhraseMatcher
+from spacy.tokens import Doc, Span
+
+from kg.extract.acronyms import find_long_form, is_acronym
+from kg.extract.lexicon import Lexicon, load_lexicon
+from kg.schema import DEFAULT_ROLE, Label, Rel
+
+CANDIDATES = "kg_candidates"
+
+#: Source priority when candidates overlap (higher wins, then the longer span).
+PRIORITY = {"acronym": 5, "gazetteer": 4, "coined": 3, "model": 3, "phrase": 1, "concept": 0}
+UNKNOWN = "Unknown"
+
+if not Doc.has_extension("kg_acronyms"):
+    Doc.set_extension("kg_acronyms", default=None)
+if not Doc.has_extension("kg_mentions"):
+    Doc.set_extension("kg_mentions", default=None)
+
+# A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), or
+# an all-caps word of 2+ letters ("MMEB", "LLM").
+COINED = re.compile(r"^(?=.*[A-Za-z])(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d)")
+# Suffixes that mark a coined name as a benchmark or dataset ("CodeBench", "X-160K", "TruthfulQA").
+DATASET_SUFFIX = re.compile(r"(Bench|Benchmark|Eval|QA|Arena|Gym|World|Set|Corpus|-\d+[KMB])$")
+PROPN_LIKE = re.compile(r"^[A-Z]")
+
+
+def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> None:
+    # A span that starts or ends inside a hyphenated compound ("art" in "state-of-the-art") is a
+    # fragment, not a name.
+    if (start > 0 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_) or (
+        end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
+    ):
+        return
+    span = Span(doc, start, end, label=label, kb_id=source)
+    doc.spans[CANDIDATES].append(span)
+
+
+def _ensure_group(doc: Doc) -> None:
+    if CANDIDATES not in doc.spans:
+        doc.spans[CANDIDATES] = []
+
+
+# --------------------------------------------------------------------------- acronyms
+
+
+@Language.factory("kg_acronyms", assigns=["doc._.kg_acronyms", "doc.spans"], requires=["token.text"])
+def make_acronyms(nlp: Language, name: str) -> AcronymFinder:
+    return AcronymFinder()
+
+
+class AcronymFinder:
+    """Finds "long form (ACR)" and records ACR → long form; the long form becomes a candidate."""
+
+    def __call__(self, doc: Doc) -> Doc:
+        _ensure_group(doc)
+        found: dict[str, str] = {}
+        for tok in doc[1:-1]:
+            if tok.nbor(-1).text != "(" or tok.nbor(1).text != ")" or not is_acronym(tok.text):
+                continue
+            open_paren = tok.i - 1
+            sent_start = tok.sent.start if doc.has_annotation("SENT_START") else 0
+            before = doc[max(sent_start, open_paren - 12) : open_paren]
+            long_form = find_long_form(tok.text, before.text)
+            if not long_form:
+                continue
+            start_char = before.end_char - len(long_form) if before.text.endswith(long_form) else None
+            if start_char is None:
+                continue
+            span = doc.char_span(start_char, before.end_char, alignment_mode="expand")
+            if span is None or len(span) == 0:
+                continue
+            found.setdefault(tok.text, span.text)
+            _add_candidate(doc, span.start, span.end, UNKNOWN, "acronym")
+        doc._.kg_acronyms = found
+        return doc
+
+
+# --------------------------------------------------------------------------- gazetteer
+
+
+@Language.factory("kg_gazetteer", assigns=["doc.spans"], requires=["token.text"])
+def make_gazetteer(nlp: Language, name: str) -> Gazetteer:
+    return Gazetteer(nlp, load_lexicon())
+
+
+class Gazetteer:
+    """Known names from the shipped lists: multi-word names case-insensitively, single words as
+    written (so "ImageNet" matches but the common word "imagenet" in a URL does not matter)."""
+
+    def __init__(self, nlp: Language, lexicon: Lexicon) -> None:
+        self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
+        self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
+        tokenizer = nlp.tokenizer
+        for label, rows in lexicon.gazetteers.items():
+            single, multi = [], []
+            names = [n for name, aliases in rows for n in (name, *aliases)]
+            if label == Label.METRIC:
+                names += list(lexicon.metric_terms)
+            for doc in tokenizer.pipe(names):
+                (multi if len(doc) > 1 else single).append(doc)
+            self.exact.add(str(label), single)
+            self.lower.add(str(label), multi)
+
+    def __call__(self, doc: Doc) -> Doc:
+        _ensure_group(doc)
+        for matcher in (self.exact, self.lower):
+            for match_id, start, end in matcher(doc):
+                _add_candidate(doc, start, end, doc.vocab.strings[match_id], "gazetteer")
+        return doc
+
+
+# --------------------------------------------------------------------------- rules
+
+
+@Language.factory("kg_rules", assigns=["doc.spans"], requires=["token.text"])
+def make_rules(nlp: Language, name: str) -> PhraseRules:
+    return PhraseRules(nlp, load_lexicon())
+
+
+class PhraseRules:
+    """Coined names, "<Name> benchmark" datasets, task phrases and concept noun phrases.
+
+    Phrase shapes use part-of-speech tags when the pipeline has a tagger; without one only the
+    lexical rules (coined names, named datasets) run.
+    """
+
+    def __init__(self, nlp: Language, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+        self.matcher = Matcher(nlp.vocab)
+        coined = {"TEXT": {"REGEX": COINED.pattern}}
+        name_part = {"TEXT": {"REGEX": r"^[A-Za-z0-9][A-Za-z0-9.+]*$"}}
+        hyphen = {"ORTH": {"IN": ["-", "/"]}}
+        # "Qwen3-8B-Base", "MetaEmbed", "Youtu-GraphRAG" (the tokenizer splits on hyphens).
+        self.matcher.add("coined", [[coined], [coined, hyphen, name_part], [coined, hyphen, name_part, hyphen, name_part],
+                                    [name_part, hyphen, coined], [name_part, hyphen, coined, hyphen, name_part]])
+        dataset_heads = sorted(lexicon.dataset_heads | {h + "s" for h in lexicon.dataset_heads})
+        titled = {"TEXT": {"REGEX": r"^[A-Z0-9][A-Za-z0-9\-.+]*$"}}
+        # "Visual Document Retrieval Benchmark", "the MMEB benchmark", "Atari environments".
+        self.matcher.add(
+            "named_dataset",
+            [[titled, {"LOWER": {"IN": dataset_heads}, "OP": "+"}],
+             [titled, titled, {"LOWER": {"IN": dataset_heads}}],
+             [titled, titled, titled, {"LOWER": {"IN": dataset_heads}}],
+             [titled, titled, titled, titled, {"LOWER": {"IN": dataset_heads}}]],
+        )
+        modifier = {"POS": {"IN": ["ADJ", "NOUN", "PROPN"]}, "TAG": {"NOT_IN": ["JJS", "JJR"]}}
+        task_heads = sorted(lexicon.task_heads)
+        self.matcher.add("task", [[modifier, {"LOWER": {"IN": task_heads}}],
+                                  [modifier, modifier, {"LOWER": {"IN": task_heads}}],
+                                  [modifier, {"ORTH": "-"}, modifier, {"LOWER": {"IN": task_heads}}],
+                                  [modifier, modifier, modifier, {"LOWER": {"IN": task_heads}}]])
+        noun = {"POS": {"IN": ["NOUN", "PROPN"]}}
+        self.matcher.add("concept", [[modifier, noun], [modifier, modifier, noun],
+                                     [modifier, {"ORTH": "-"}, modifier, noun],
+                                     [modifier, modifier, modifier, noun]])
+        self.has_tags = nlp.has_pipe("tagger")
+
+    def _generic(self, span: Span) -> bool:
+        words = [t.lower_ for t in span if t.is_alpha]
+        generic = self.lexicon.generic_nouns
+        if not words or all(w in generic or w.rstrip("s") in generic for w in words):
+            return True
+        head = span[-1].lower_
+        first = span[0].lower_
+        # "state-of-the-art methods", "novel approach", "this task": adjectives of praise and
+        # generic heads make no entity.
+        return (head in generic or head.rstrip("s") in generic) or first in {
+            "novel", "new", "existing", "previous", "prior", "recent", "current", "various",
+            "different", "several", "many", "most", "more", "other", "such", "same", "key",
+            "significant", "strong", "extensive", "comprehensive", "effective", "efficient",
+            "simple", "state", "further", "additional", "specific", "first", "second", "third",
+        }
+
+    def __call__(self, doc: Doc) -> Doc:
+        _ensure_group(doc)
+        tagged = self.has_tags and doc.has_annotation("TAG")
+        for match_id, start, end in self.matcher(doc):
+            rule = doc.vocab.strings[match_id]
+            span = doc[start:end]
+            if rule == "coined":
+                if span[0].is_sent_start and span[0].is_title and len(span) == 1:
+                    continue  # "We", "In" at a sentence start are not names
+                label = Label.DATASET if DATASET_SUFFIX.search(span.text) else Label.METHOD
+                if end < len(doc) and doc[end].lower_.rstrip("s") in self.lexicon.dataset_heads:
+                    label = Label.DATASET
+                _add_candidate(doc, start, end, str(label), "coined")
+            elif rule == "named_dataset":
+                if span[0].is_sent_start and len(span) == 2 and not COINED.match(span[0].text):
+                    continue
+                if span[0].lower_ in {"the", "a", "this", "our"}:
+                    continue
+                _add_candidate(doc, start, end, str(Label.DATASET), "coined")
+            elif tagged and rule == "task" and not self._generic(span[:-1]):
+                _add_candidate(doc, start, end, str(Label.TASK), "phrase")
+            elif tagged and rule == "concept" and not self._generic(span):
+                _add_candidate(doc, start, end, str(Label.CONCEPT), "concept")
+        return doc
+
+
+# --------------------------------------------------------------------------- mentions + roles
+
+
+@Language.factory(
+    "kg_mentions",
+    assigns=["doc._.kg_mentions"],
+    requires=["doc.spans", "doc._.kg_acronyms"],
+)
+def make_mentions(nlp: Language, name: str) -> MentionSelector:
+    return MentionSelector(load_lexicon())
+
+
+class MentionSelector:
+    """Chooses the final mentions and their roles.
+
+    ``doc._.kg_mentions`` becomes a list of plain dicts (they survive multiprocessing):
+    ``start``/``end`` (characters), ``text``, ``label``, ``role``, ``canonical`` (the surface
+    form of the entity it names: the long form for an acronym), ``sent_start``/``sent_end``,
+    ``source``, ``confidence``.
+    """
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+        self.cue_stems = tuple(c.rstrip("e") for c in lexicon.proposal_cues if " " not in c) + ("built",)
+
+    # -- typing -----------------------------------------------------------------
+    def classify(self, text: str) -> Label:
+        """Type of a phrase from its head noun and its shape (used for acronym long forms)."""
+        words = text.replace("-", " ").split()
+        head = words[-1].lower() if words else ""
+        head_singular = head[:-1] if head.endswith("s") and not head.endswith("ss") else head
+        lex = self.lexicon
+        if head_singular in lex.dataset_heads:
+            return Label.DATASET
+        if head in lex.task_heads or head_singular in lex.task_heads:
+            return Label.TASK
+        if any(text.lower() == m.lower() for m in lex.metric_terms) or head_singular in {
+            "score", "rate", "error", "accuracy", "distance", "divergence"
+        }:
+            return Label.METRIC
+        titled = sum(1 for w in words if PROPN_LIKE.match(w)) >= max(1, len(words) - 1)
+        if titled or COINED.match(text):
+            return Label.METHOD
+        strong_method = {"network", "transformer", "encoder", "decoder", "autoencoder", "optimizer",
+                         "optimization", "algorithm", "distillation", "regularization", "prompting",
+                         "normalization", "descent", "attention", "fine-tuning", "adaptation", "tuning"}
+        if head_singular in strong_method:
+            return Label.METHOD
+        return Label.CONCEPT
+
+    # -- selection --------------------------------------------------------------
+    def _select(self, doc: Doc) -> list[Span]:
+        cands = list(doc.spans[CANDIDATES]) if CANDIDATES in doc.spans else []
+        # Highest priority first, then longest, then leftmost: deterministic greedy cover.
+        cands.sort(key=lambda s: (-PRIORITY.get(s.kb_id_, 0), -(s.end - s.start), s.start, s.label_))
+        taken = [False] * len(doc)
+        chosen: list[Span] = []
+        by_range: dict[tuple[int, int], list[Span]] = {}
+        for s in cands:
+            by_range.setdefault((s.start, s.end), []).append(s)
+        for s in cands:
+            if any(taken[s.start : s.end]):
+                continue
+            label = s.label_
+            if label == UNKNOWN:
+                label = self._vote(s, cands) or str(self.classify(s.text))
+            for i in range(s.start, s.end):
+                taken[i] = True
+            chosen.append(Span(doc, s.start, s.end, label=label, kb_id=s.kb_id_))
+        chosen.sort(key=lambda s: s.start)
+        return chosen
+
+    @staticmethod
+    def _vote(span: Span, cands: list[Span]) -> str | None:
+        # A long form that a gazetteer or the model also typed takes that type.
+        votes = Counter(
+            c.label_ for c in cands
+            if c.label_ != UNKNOWN and c.kb_id_ in {"gazetteer", "model"}
+            and c.start >= span.start and c.end <= span.end and c.end == span.end
+        )
+        return votes.most_common(1)[0][0] if votes else None
+
+    # -- roles --------------------------------------------------------------------
+    def _proposal_starts(self, sent: Span) -> list[int]:
+        """Token indices right after a proposal cue in this sentence ("we propose|X")."""
+        starts = []
+        lowers = [t.lower_ for t in sent]
+        has_subject = any(w in {"we", "our"} for w in lowers) or "this paper" in sent.text.lower() or "this work" in sent.text.lower()
+        for t in sent:
+            w = t.lower_
+            if has_subject and w.startswith(self.cue_stems) and t.is_alpha:
+                nxt = t.nbor(1) if t.i + 1 < len(t.doc) else None
+                if nxt is not None and nxt.lower_ == "to":
+                    continue  # "we propose to use X": X is used, not proposed
+                starts.append(t.i + 1)
+            elif w in {"called", "named", "dubbed", "termed", "coined"} and has_subject:
+                starts.append(t.i + 1)
+        return starts
+
+    def __call__(self, doc: Doc) -> Doc:
+        acronyms: dict[str, str] = doc._.kg_acronyms or {}
+        chosen = self._select(doc)
+        long_label: dict[str, str] = {}
+        for span in chosen:
+            for acr, long_form in acronyms.items():
+                if span.text == long_form:
+                    long_label[acr] = span.label_
+        mentions: list[dict[str, Any]] = []
+        covered = [False] * len(doc)
+        for span in chosen:
+            for i in range(span.start, span.end):
+                covered[i] = True
+        # Every use of a defined acronym is a mention of its long form's entity.
+        extra = []
+        for tok in doc:
+            acr = tok.text if tok.text in acronyms else (tok.text[:-1] if tok.text.endswith("s") and tok.text[:-1] in acronyms else None)
+            if acr and not covered[tok.i] and acr in long_label:
+                extra.append(Span(doc, tok.i, tok.i + 1, label=long_label[acr], kb_id="acronym"))
+        spans = sorted(chosen + extra, key=lambda s: s.start)
+        for span in spans:
+            text = span.text
+            acr = text if text in acronyms else (text[:-1] if text[:-1] in acronyms else None)
+            canonical = acronyms[acr] if acr and acr in long_label else text
+            label = long_label[acr] if acr and acr in long_label else span.label_
+            sent = span.sent if doc.has_annotation("SENT_START") else doc[:]
+            mentions.append({
+                "start": span.start_char, "end": span.end_char, "text": text,
+                "label": label, "role": str(DEFAULT_ROLE[Label(label)]),
+                "canonical": canonical, "sent_start": sent.start_char, "sent_end": sent.end_char,
+                "source": span.kb_id_, "confidence": 1.0 if span.kb_id_ in {"gazetteer", "acronym"} else 0.8,
+                "token": span.start,
+            })
+        self._assign_roles(doc, mentions)
+        for m in mentions:
+            del m["token"]
+        doc._.kg_mentions = mentions
+        return doc
+
+    def _assign_roles(self, doc: Doc, mentions: list[dict[str, Any]]) -> None:
+        sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
+        proposed: set[str] = set()
+        for sent in sents:
+            for cue_end in self._proposal_starts(sent):
+                # The first named thing within a few tokens after the cue is the contribution.
+                for m in mentions:
+                    if cue_end <= m["token"] < min(sent.end, cue_end + 8) and m["label"] != str(Label.TASK):
+                        if m["label"] == str(Label.CONCEPT):
+                            m["label"] = str(Label.METHOD)  # a proposed technique is a method
+                        proposed.add(m["canonical"].lower())
+                        break
+            # "our X" where X is a name: the paper's own contribution.
+            for m in mentions:
+                t = m["token"]
+                if sent.start <= t < sent.end and t > 0 and doc[t - 1].lower_ == "our" and COINED.match(m["text"]):
+                    proposed.add(m["canonical"].lower())
+        for m in mentions:
+            if m["canonical"].lower() in proposed:
+                m["role"] = str(Rel.PROPOSES)
+
+
+# --------------------------------------------------------------------------- trained model
+
+#: SciERC's entity types → kg's (Generic is SciERC's "this method"-style reference: dropped).
+SCIERC_TO_KG = {
+    "Method": Label.METHOD,
+    "Task": Label.TASK,
+    "Material": Label.DATASET,
+    "Metric": Label.METRIC,
+    "OtherScientificTerm": Label.CONCEPT,
+}
+
+
+@Language.factory("kg_trained_ner", assigns=["doc.spans"], requires=["token.text"],
+                  default_config={"path": ""})
+def make_trained_ner(nlp: Language, name: str, path: str) -> TrainedRecognizer:
+    return TrainedRecognizer(nlp, path)
+
+
+class TrainedRecognizer:
+    """Runs the shipped entity recogniser (trained on SciERC, see ``kg train``) and adds its
+    entities as candidates. It shares the pipeline's vocabulary, so its labels are our strings."""
+
+    def __init__(self, nlp: Language, path: str) -> None:
+        import spacy
+
+        self.model = spacy.load(path, vocab=nlp.vocab)
+
+    def _collect(self, doc: Doc) -> Doc:
+        _ensure_group(doc)
+        for ent in doc.ents:
+            label = SCIERC_TO_KG.get(ent.label_)
+            if label is not None:
+                _add_candidate(doc, ent.start, ent.end, str(label), "model")
+        doc.ents = []
+        return doc
+
+    def __call__(self, doc: Doc) -> Doc:
+        for _, proc in self.model.pipeline:
+            doc = proc(doc)
+        return self._collect(doc)
+
+    def pipe(self, docs: Any, batch_size: int = 32) -> Any:
+        for _, proc in self.model.pipeline:
+            docs = proc.pipe(docs, batch_size=batch_size) if hasattr(proc, "pipe") else map(proc, docs)
+        for doc in docs:
+            yield self._collect(doc)

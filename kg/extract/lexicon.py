@@ -1,0 +1,63 @@
+"""Loads the word lists and gazetteers kept as data files in ``kg/extract/data``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+
+from kg.schema import Label
+
+_DATA = "kg.extract"
+
+GAZETTEER_FILES: dict[Label, str] = {
+    Label.DATASET: "gazetteers/datasets.tsv",
+    Label.METHOD: "gazetteers/methods.tsv",
+    Label.METRIC: "gazetteers/metrics.tsv",
+    Label.TASK: "gazetteers/tasks.tsv",
+}
+
+
+def read_data_lines(name: str) -> list[str]:
+    """Non-empty, non-comment lines of ``kg/extract/data/<name>``."""
+    text = resources.files(_DATA).joinpath("data", *name.split("/")).read_text(encoding="utf-8")
+    return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    task_heads: frozenset[str]
+    dataset_heads: frozenset[str]
+    method_heads: frozenset[str]
+    generic_nouns: frozenset[str]
+    proposal_cues: tuple[str, ...]
+    metric_terms: tuple[str, ...]
+    #: label -> list of (name, aliases)
+    gazetteers: dict[Label, list[tuple[str, tuple[str, ...]]]] = field(default_factory=dict)
+
+
+def _gazetteer(name: str) -> list[tuple[str, tuple[str, ...]]]:
+    rows = []
+    for line in read_data_lines(name):
+        parts = line.split("\t")
+        aliases = tuple(a for a in parts[1].split("|") if a) if len(parts) > 1 else ()
+        rows.append((parts[0], aliases))
+    return rows
+
+
+@lru_cache(maxsize=1)
+def load_lexicon() -> Lexicon:
+    """The lexicon shipped with kg (cached: it is read once per process)."""
+
+    def words(name: str) -> frozenset[str]:
+        return frozenset(w.lower() for w in read_data_lines(name))
+
+    return Lexicon(
+        task_heads=words("task_heads.txt"),
+        dataset_heads=words("dataset_heads.txt"),
+        method_heads=words("method_heads.txt"),
+        generic_nouns=words("generic_nouns.txt"),
+        proposal_cues=tuple(read_data_lines("proposal_cues.txt")),
+        metric_terms=tuple(read_data_lines("metric_terms.txt")),
+        gazetteers={label: _gazetteer(path) for label, path in GAZETTEER_FILES.items()},
+    )

@@ -1,0 +1,90 @@
+"""Normalisation of entity surface forms into merge keys.
+
+Two mentions name the same entity when their keys are equal: case, plural, hyphen/space, dash
+variants and leading determiners are ignored.
+
+>>> normalize_key("Micro-Expression Recognition")
+'micro-expression-recognition'
+>>> normalize_key("micro expression recognitions")
+'micro-expression-recognition'
+>>> normalize_key("the LLMs") == normalize_key("LLM")
+True
+>>> normalize_key("Atlas")  # a capitalised name is not a plural
+'atlas'
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_DASHES = re.compile(r"[\u2010\u2011\u2012\u2013\u2014\u2015\u2212_]")
+_NON_WORD = re.compile(r"[^0-9a-z+#.\s-]")
+_SEPARATORS = re.compile(r"[\s-]+")
+_LEADING = {"the", "a", "an", "our", "their", "its", "this", "these", "those", "that", "such"}
+_ACRONYM_PLURAL = re.compile(r"^[A-Z][A-Z0-9]*[A-Z]s$")  # "LLMs", "VLMs"
+# Words ending in -s that are not plurals.
+_NOT_PLURAL = re.compile(r"(ss|us|is|ics|ous|as|ys|sis|xis)$")
+
+
+def singularize(word: str) -> str:
+    """Singular of a lower-case English word (rules, not a dictionary: good enough for keys).
+
+    >>> [singularize(w) for w in ["models", "strategies", "processes", "analysis", "bias"]]
+    ['model', 'strategy', 'process', 'analysis', 'bias']
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "ches", "shes", "zzes")):
+        return word[:-2]
+    if word.endswith("s") and not _NOT_PLURAL.search(word):
+        return word[:-1]
+    return word
+
+
+def _strip_leading(words: list[str]) -> list[str]:
+    while len(words) > 1 and words[0].lower() in _LEADING:
+        words = words[1:]
+    return words
+
+
+def normalize_key(surface: str) -> str:
+    """The merge key of a surface form (lower case, hyphen-joined, singular)."""
+    text = unicodedata.normalize("NFKC", surface).strip()
+    text = _DASHES.sub("-", text)
+    words = _strip_leading(text.split())
+    if not words:
+        return ""
+    last = words[-1]
+    # Only plural-looking lower-case words and acronym plurals ("LLMs") are singularised:
+    # "Atlas" or "ImageNet-Sketches" are names, not plurals.
+    if _ACRONYM_PLURAL.match(last):
+        words[-1] = last[:-1]
+    elif last.islower():
+        parts = last.split("-")
+        parts[-1] = singularize(parts[-1])
+        words[-1] = "-".join(parts)
+    text = " ".join(words).lower()
+    text = _NON_WORD.sub(" ", text)
+    text = text.replace(".", " ").replace("  ", " ") if not re.search(r"\d\.\d", text) else text
+    return _SEPARATORS.sub("-", text).strip("-")
+
+
+def clean_surface(surface: str) -> str:
+    """A surface form as shown to users: whitespace collapsed, unicode dashes unified."""
+    text = unicodedata.normalize("NFKC", surface)
+    text = re.sub(r"[\u2010\u2011\u2012\u2013\u2212]", "-", text)
+    return " ".join(text.split()).strip(" ,;:.")
+
+
+def acronym_letters(acronym: str) -> str:
+    """Letters of an acronym that a long form must cover (plural 's' dropped).
+
+    >>> acronym_letters("LLMs")
+    'llm'
+    """
+    if _ACRONYM_PLURAL.match(acronym):
+        acronym = acronym[:-1]
+    return "".join(ch.lower() for ch in acronym if ch.isalnum())

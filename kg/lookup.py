@@ -1,0 +1,101 @@
+"""Finding a paper or an entity in the graph by what a person would type.
+
+Matching goes exact → case-insensitive → fuzzy (rapidfuzz). A paper answers to its title, its
+display name, its id, and the names of what it proposes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+
+import networkx as nx
+from rapidfuzz import fuzz, process
+
+from kg.errors import AmbiguousError, NotFoundError
+from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
+
+FUZZY_THRESHOLD = 80.0
+FUZZY_MARGIN = 4.0  # a fuzzy winner must beat the next paper by this much, or it's ambiguous
+
+
+def _fold(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def paper_names(G: nx.MultiDiGraph) -> dict[str, set[str]]:
+    """Every name a paper answers to → the paper ids."""
+    names: dict[str, set[str]] = defaultdict(set)
+    for n, attrs in G.nodes(data=True):
+        if attrs.get(LABEL_ATTR) == Label.PAPER.value:
+            for name in (n, attrs.get("title"), attrs.get("display_name")):
+                if name:
+                    names[name].add(n)
+    for u, v, attrs in G.edges(data=True):
+        if attrs.get(TYPE_ATTR) == Rel.PROPOSES.value:
+            ent = G.nodes[v]
+            for name in (ent.get("name"), *ent.get("aliases", [])):
+                if name:
+                    names[name].add(u)
+    return names
+
+
+def entity_names(G: nx.MultiDiGraph) -> dict[str, set[str]]:
+    """Every name an entity answers to (name, aliases, id) → the entity ids."""
+    names: dict[str, set[str]] = defaultdict(set)
+    for n, attrs in G.nodes(data=True):
+        if attrs.get(LABEL_ATTR) != Label.PAPER.value:
+            for name in (n, attrs.get("name"), *attrs.get("aliases", [])):
+                if name:
+                    names[name].add(n)
+    return names
+
+
+def _describe(G: nx.MultiDiGraph, node: str) -> str:
+    attrs = G.nodes[node]
+    if attrs.get(LABEL_ATTR) == Label.PAPER.value:
+        return f"{attrs.get('display_name') or node}: {attrs.get('title') or attrs.get('abstract', '')[:70]}"
+    return f"{attrs.get('name')} ({attrs.get(LABEL_ATTR)})"
+
+
+def resolve_name(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], what: str) -> str:
+    """The single node ``query`` names among ``names``, or a NotFound/Ambiguous error."""
+    query = query.strip()
+    hits = names.get(query, set())
+    if not hits:
+        folded = _fold(query)
+        hits = {n for name, ids in names.items() if _fold(name) == folded for n in ids}
+    if len(hits) == 1:
+        return next(iter(hits))
+    if len(hits) > 1:
+        listing = "; ".join(_describe(G, n) for n in sorted(hits)[:10])
+        raise AmbiguousError(f"{query!r} matches {len(hits)} {what}s: {listing}. Use a fuller title or the id.")
+    choices = list(names)
+    scored = process.extract(query, choices, scorer=fuzz.WRatio, processor=_fold, limit=20)
+    best: dict[str, float] = {}
+    for name, score, _ in scored:
+        for n in names[name]:
+            best[n] = max(best.get(n, 0.0), score)
+    ranked = sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+    if ranked and ranked[0][1] >= FUZZY_THRESHOLD:
+        if len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= FUZZY_MARGIN:
+            return ranked[0][0]
+        close = [n for n, s in ranked if ranked[0][1] - s < FUZZY_MARGIN][:10]
+        listing = "; ".join(_describe(G, n) for n in close)
+        raise AmbiguousError(f"{query!r} is close to several {what}s: {listing}. Be more specific.")
+    suggestions = "; ".join(_describe(G, n) for n, _ in ranked[:3])
+    hint = f" Closest: {suggestions}." if suggestions else ""
+    raise NotFoundError(f"no {what} matches {query!r}.{hint}")
+
+
+def find_paper(G: nx.MultiDiGraph, query: str) -> str:
+    """The id of the paper ``query`` names (title, display name, id, or a proposed entity)."""
+    return resolve_name(G, query, paper_names(G), "paper")
+
+
+def find_node(G: nx.MultiDiGraph, query: str) -> str:
+    """A paper or an entity by name: papers first, then entities (for ``kg show``)."""
+    try:
+        return find_paper(G, query)
+    except NotFoundError:
+        return resolve_name(G, query, entity_names(G), "entity")

@@ -1,0 +1,83 @@
+"""Related papers: the papers that share the most, and the most specific, entities with a paper.
+
+A shared entity counts for ``TYPE_WEIGHT[type] / ln(1 + paper_count)`` (Adamic–Adar style): a
+dataset used by three papers says more than a concept used by three hundred, and a named
+method more than a broad concept. Every result carries its reasons: the shared entities.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import networkx as nx
+
+from kg.schema import LABEL_ATTR, TYPE_WEIGHT, Label
+
+
+@dataclass
+class Shared:
+    id: str
+    name: str
+    label: str
+    weight: float
+
+
+@dataclass
+class Related:
+    id: str
+    title: str
+    display_name: str
+    score: float
+    shared: list[Shared] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+
+def entity_weight(label: str, paper_count: int) -> float:
+    """How much sharing one entity says about two papers.
+
+    >>> round(entity_weight("Dataset", 2), 4), round(entity_weight("Concept", 50), 4)
+    (0.9102, 0.1272)
+    """
+    return TYPE_WEIGHT[Label(label)] / math.log(1 + max(paper_count, 1))
+
+
+def related_papers(G: nx.MultiDiGraph, paper: str, k: int | None = 10) -> list[Related]:
+    """The ``k`` papers most related to ``paper`` (a paper id), best first, with reasons.
+
+    ``k=None`` returns every paper that shares anything. Ties are broken by paper id.
+
+    >>> G = nx.MultiDiGraph()
+    >>> for p in "abc":
+    ...     G.add_node(p, label="Paper", title=p.upper(), display_name=p)
+    >>> G.add_node("dataset:x", label="Dataset", name="X", paper_count=2)
+    >>> G.add_node("concept:y", label="Concept", name="y", paper_count=3)
+    >>> for u, v in [("a", "dataset:x"), ("b", "dataset:x"), ("a", "concept:y"),
+    ...              ("b", "concept:y"), ("c", "concept:y")]:
+    ...     _ = G.add_edge(u, v, key="USES", type="USES")
+    >>> [(r.id, r.score, [s.name for s in r.shared]) for r in related_papers(G, "a")]
+    [('b', 1.270913, ['X', 'y']), ('c', 0.360674, ['y'])]
+    """
+    scores: dict[str, float] = {}
+    shared: dict[str, list[Shared]] = {}
+    for entity in sorted(set(G.successors(paper))):
+        attrs = G.nodes[entity]
+        w = entity_weight(attrs[LABEL_ATTR], int(attrs.get("paper_count") or G.in_degree(entity)))
+        item = Shared(entity, attrs.get("name", entity), attrs[LABEL_ATTR], round(w, 6))
+        for other in set(G.predecessors(entity)):
+            if other == paper:
+                continue
+            scores[other] = scores.get(other, 0.0) + w
+            shared.setdefault(other, []).append(item)
+    ranked = sorted(scores, key=lambda q: (-round(scores[q], 6), q))
+    if k is not None:
+        ranked = ranked[:k]
+    out = []
+    for q in ranked:
+        attrs = G.nodes[q]
+        reasons = sorted(shared[q], key=lambda s: (-s.weight, s.name))
+        out.append(Related(q, attrs.get("title", ""), attrs.get("display_name", ""),
+                           round(scores[q], 6), reasons))
+    return out
