@@ -218,12 +218,13 @@ def kg_build_argv(
         """
         import json, sys, time
         from pathlib import Path
-        from kg.build import build_graph
+        import kg.build as kb
+        build = getattr(kb, "build", None) or kb.build_graph
         from kg.store.file import save_graph
         inputs = [Path(p) for p in json.loads(sys.argv[1])]
         cache = sys.argv[3] or None
         kw = {"cache_dir": Path(cache)} if cache else {}
-        res = build_graph(inputs, **kw)
+        res = build(inputs, **kw)
         save_graph(res.graph, sys.argv[2])
         """
     )
@@ -308,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "corpus": str(args.corpus),
         "papers": n,
         "cpus": os.cpu_count(),
-        "kg_entry": "kg build (CLI)" if help_text else "kg.build.build_graph (library, child)",
+        "kg_entry": "kg build (CLI)" if help_text else "kg.build.build (library, child)",
         "runs": {},
     }
     runs: dict[str, Run] = {}

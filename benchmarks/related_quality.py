@@ -211,15 +211,13 @@ def random_ranker(seed: int = SEED) -> Ranker:
 # =========================================================================== kg
 
 
-def build_kg_graph(docs: Sequence[Doc], workdir: Path) -> Any:
-    """Build a kg graph from ``docs`` through the lead's library function."""
-    from kg.build import build_graph
+def build_kg_graph(docs: Sequence[Doc], workdir: Path, cache_dir: Path | None = None) -> Any:
+    """Build a kg graph from ``docs`` through the lead's library function (kg.build.build)."""
+    import kg.build as kb
 
     jsonl = write_jsonl(docs, workdir / "papers.jsonl")
-    try:
-        result = build_graph([jsonl], cache_dir=workdir / "cache")
-    except TypeError:  # no cache_dir option (yet)
-        result = build_graph([jsonl])
+    build = getattr(kb, "build", None) or kb.build_graph
+    result = build([jsonl], cache_dir=cache_dir) if cache_dir else build([jsonl])
     if result.problems:
         print(
             f"kg build: {len(result.problems)} problems, e.g. {result.problems[0]}", file=sys.stderr
@@ -242,7 +240,7 @@ class KgRanker:
             if qid not in self.G:
                 self._cache[qid] = {}
             else:
-                res = self._related(self.G, qid, k=self.G.number_of_nodes())
+                res = self._related(self.G, qid, k=None)
                 self._cache[qid] = {r.id: float(r.score) for r in res}
         return self._cache[qid]
 
@@ -452,6 +450,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--variants", action="store_true", help="also run prototype kg variants")
     ap.add_argument("--iclr-graph", type=Path, help="reuse a built ICLR graph (node-link JSON)")
     ap.add_argument("--csfcube-graph", type=Path, help="reuse a built CSFCube graph")
+    ap.add_argument("--cache-dir", type=Path, help="kg extraction cache (faster re-runs)")
     ap.add_argument("--save-graphs", type=Path, help="directory to save the graphs built here")
     ap.add_argument(
         "--keep-self", action="store_true", help="keep a query in its own judged pool (as judged)"
@@ -471,7 +470,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if saved:
             return load_graph(saved)
         with tempfile.TemporaryDirectory() as tmp, stage(f"kg build {name} ({len(docs)} papers)"):
-            G = build_kg_graph(docs, Path(tmp))
+            G = build_kg_graph(docs, Path(tmp), args.cache_dir)
         if args.save_graphs:
             save_graph(G, args.save_graphs / f"{name}.json")
         return G
