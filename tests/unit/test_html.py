@@ -236,3 +236,42 @@ def test_shorten():
     assert shorten("abc", 10) == "abc"
     assert shorten("a  b\n c", 10) == "a b c"
     assert len(shorten("word " * 50, 30)) <= 30
+
+
+def test_cli_export_html(tiny, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from kg.cli import main
+    from kg.store.file import save_graph
+
+    graph = save_graph(tiny, tmp_path / "graph.json")
+    out = tmp_path / "out" / "g.html"
+    runner = CliRunner()
+    res = runner.invoke(main, ["export", "html", str(graph), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert f"Wrote {out} (8 nodes, 8 links)" in res.output
+    assert out.exists()
+
+    monkeypatch.setattr(html_subgraph, "DEFAULT_MAX_NODES", 4)
+    res = runner.invoke(main, ["export", "html", str(graph), "-o", str(out), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["nodes"] == 4
+    assert "left out 4 of 8 nodes" in res.stderr and "--max-nodes" in res.stderr
+
+    res = runner.invoke(
+        main, ["export", "html", str(graph), "-o", str(out), "--focus", "GenRep", "--depth", "1"]
+    )
+    assert res.exit_code == 0, res.output
+    assert "(4 nodes, 3 links)" in res.stdout and res.stderr == ""  # complete, uncapped
+
+    res = runner.invoke(main, ["export", "html", str(graph), "--types", "Gadget", "-o", str(out)])
+    assert res.exit_code == 1 and "unknown node type 'Gadget'" in res.output
+
+    res = runner.invoke(main, ["export", "html", str(graph), "--focus", "Zzyzx Qwerty"])
+    assert res.exit_code == 1 and res.output.startswith("Error:")
+
+    res = runner.invoke(main, ["export", "html", str(tmp_path / "missing.json")])
+    assert res.exit_code == 1 and "no graph file" in res.output
+
+    res = runner.invoke(main, ["export", "html", "--help"])
+    assert res.exit_code == 0 and "--focus" in res.output and "kg export html" in res.output
