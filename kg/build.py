@@ -117,3 +117,25 @@ def build(
         graph=G, papers=papers, problems=list(ingested.problems),
         duplicates=getattr(ingested, "duplicates", 0), cached=cached, stats=summarize(G),
     )
+
+
+def extract_records(
+    inputs: Iterable[str | Path], model: str | None = None, strict: bool = False
+) -> tuple[list[dict[str, Any]], list[Problem]]:
+    """Per-paper mention records (the ``kg extract --jsonl`` format), entities resolved across
+    the whole input."""
+    ingested = read_papers(list(inputs), strict=strict)
+    mentions, _ = extract_mentions(ingested.papers, model)
+    resolve_entities(mentions)
+    records = []
+    for p in ingested.papers:
+        ms = mentions[p.id]
+        records.append({
+            "id": p.id, "title": p.title, "display_name": display_name(p, ms), "text": p.abstract,
+            "mentions": [
+                {"start": m.start, "end": m.end, "text": m.text, "type": str(m.type),
+                 "role": str(m.role), "entity": m.entity}
+                for m in ms
+            ],
+        })
+    return records, list(ingested.problems)

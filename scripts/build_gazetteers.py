@@ -28,8 +28,31 @@ COMMON = {
 }
 
 
+DATA = OUT.parent
+STOP = {"a", "an", "and", "or", "the", "of", "for", "in", "on", "to", "with", "by", "at", "from",
+        "as", "is", "it", "its", "this", "that", "new", "all", "per", "via", "vs", "training",
+        "test", "validation", "dev", "train", "size", "number", "rate", "time", "total"}
+
+
+def _words(name: str) -> set[str]:
+    path = DATA / name
+    return {ln.strip().lower() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")}
+
+
+UNINFORMATIVE = STOP | _words("generic_nouns.txt") | _words("dataset_heads.txt") | _words("method_heads.txt")
+
+
+def informative(name: str) -> bool:
+    """False for names made only of stop words, generic nouns and heads ("The Benchmark",
+    "AND Dataset", "model size"): matching those would tag ordinary prose."""
+    words = [w.strip(".-").lower() for w in re.split(r"[\s\-]+", name) if w.strip(".-")]
+    return any(w not in UNINFORMATIVE and w.rstrip("s") not in UNINFORMATIVE for w in words)
+
+
 def looks_like_name(name: str) -> bool:
     words = name.split()
+    if not informative(name):
+        return False
     if name.lower() in COMMON or len(name) < 3 or len(name) > 60 or BAD_CHARS.search(name):
         return False
     if len(words) >= 2:
@@ -69,6 +92,11 @@ def main() -> None:
             if looks_like_name(a.strip()) and name.lower() not in a.lower()
         }
         datasets.setdefault(name, set()).update(aliases)
+    metric_names = {
+        rec["name"].strip().lower() for rec in read_jsonl(d / "merged" / "DERIVED_metrics_merged.jsonl")
+    } | _words("metric_terms.txt")
+    # A name that is also a metric ("PSNR") is a metric: datasets lists carry some by mistake.
+    datasets = {n: a for n, a in datasets.items() if n.lower() not in metric_names}
     write("datasets", datasets)
 
     methods: dict[str, set[str]] = {}

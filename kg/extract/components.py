@@ -30,7 +30,7 @@ from kg.schema import DEFAULT_ROLE, Label, Rel
 CANDIDATES = "kg_candidates"
 
 #: Source priority when candidates overlap (higher wins, then the longer span).
-PRIORITY = {"acronym": 5, "gazetteer": 4, "coined": 3, "model": 3, "phrase": 1, "concept": 0}
+PRIORITY = {"acronym": 6, "lexicon": 5, "gazetteer": 4, "coined": 3, "model": 3, "phrase": 1, "concept": 0}
 UNKNOWN = "Unknown"
 
 if not Doc.has_extension("kg_acronyms"):
@@ -40,7 +40,14 @@ if not Doc.has_extension("kg_mentions"):
 
 # A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), or
 # an all-caps word of 2+ letters ("MMEB", "LLM").
-COINED = re.compile(r"^(?=.*[A-Za-z])(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d)")
+COINED = re.compile(r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d)|^[A-Z]{2}$")
+#: A name-like phrase: coined, or at least two capitalised words ("Group Relative Policy Optimization").
+def is_name_like(text: str) -> bool:
+    words = text.replace("-", " ").split()
+    return bool(COINED.match(text)) or (
+        len(words) >= 2 and sum(1 for w in words if w[:1].isupper()) >= len(words) - 1
+    )
+
 # Suffixes that mark a coined name as a benchmark or dataset ("CodeBench", "X-160K", "TruthfulQA").
 DATASET_SUFFIX = re.compile(r"(Bench|Benchmark|Eval|QA|Arena|Gym|World|Set|Corpus|-\d+[KMB])$")
 PROPN_LIKE = re.compile(r"^[A-Z]")
@@ -112,22 +119,29 @@ class Gazetteer:
     def __init__(self, nlp: Language, lexicon: Lexicon) -> None:
         self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
         self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
+        # kg's own curated metric list outranks the (noisier) Papers with Code lists.
+        self.curated = PhraseMatcher(nlp.vocab, attr="LOWER")
         tokenizer = nlp.tokenizer
         for label, rows in lexicon.gazetteers.items():
             single, multi = [], []
             names = [n for name, aliases in rows for n in (name, *aliases)]
-            if label == Label.METRIC:
-                names += list(lexicon.metric_terms)
             for doc in tokenizer.pipe(names):
                 (multi if len(doc) > 1 else single).append(doc)
             self.exact.add(str(label), single)
             self.lower.add(str(label), multi)
+        # Acronym-like metric names ("mAP", "FID") only as written: "map" is a word.
+        terms = lexicon.metric_terms
+        self.exact.add(str(Label.METRIC) + "!", list(tokenizer.pipe(t for t in terms if not t.islower())))
+        self.curated.add(str(Label.METRIC), list(tokenizer.pipe(t for t in terms if t.islower())))
 
     def __call__(self, doc: Doc) -> Doc:
         _ensure_group(doc)
-        for matcher in (self.exact, self.lower):
+        for matcher, source in ((self.exact, "gazetteer"), (self.lower, "gazetteer"), (self.curated, "lexicon")):
             for match_id, start, end in matcher(doc):
-                _add_candidate(doc, start, end, doc.vocab.strings[match_id], "gazetteer")
+                label, src = doc.vocab.strings[match_id], source
+                if label.endswith("!"):  # a curated entry matched as written
+                    label, src = label[:-1], "lexicon"
+                _add_candidate(doc, start, end, label, src)
         return doc
 
 
@@ -150,13 +164,15 @@ class PhraseRules:
         self.lexicon = lexicon
         self.matcher = Matcher(nlp.vocab)
         coined = {"TEXT": {"REGEX": COINED.pattern}}
-        name_part = {"TEXT": {"REGEX": r"^[A-Za-z0-9][A-Za-z0-9.+]*$"}}
+        # After a hyphen a name continues with a capital or a digit ("Qwen3-8B-Base", "GPT-4o");
+        # "LLM-based", "RL-style" are a name plus an ordinary word.
+        name_part = {"TEXT": {"REGEX": r"^(?:[A-Z0-9][A-Za-z0-9.+]*|v\d[\d.]*)$"}}
         hyphen = {"ORTH": {"IN": ["-", "/"]}}
         # "Qwen3-8B-Base", "MetaEmbed", "Youtu-GraphRAG" (the tokenizer splits on hyphens).
         self.matcher.add("coined", [[coined], [coined, hyphen, name_part], [coined, hyphen, name_part, hyphen, name_part],
                                     [name_part, hyphen, coined], [name_part, hyphen, coined, hyphen, name_part]])
         dataset_heads = sorted(lexicon.dataset_heads | {h + "s" for h in lexicon.dataset_heads})
-        titled = {"TEXT": {"REGEX": r"^[A-Z0-9][A-Za-z0-9\-.+]*$"}}
+        titled = {"TEXT": {"REGEX": r"^[A-Z0-9][A-Za-z0-9\-.+]+$"}, "LOWER": {"NOT_IN": ["the", "this", "our", "a", "an", "these", "each", "every", "both"]}}
         # "Visual Document Retrieval Benchmark", "the MMEB benchmark", "Atari environments".
         self.matcher.add(
             "named_dataset",
@@ -364,11 +380,17 @@ class MentionSelector:
             for cue_end in self._proposal_starts(sent):
                 # The first named thing within a few tokens after the cue is the contribution.
                 for m in mentions:
-                    if cue_end <= m["token"] < min(sent.end, cue_end + 8) and m["label"] != str(Label.TASK):
-                        if m["label"] == str(Label.CONCEPT):
+                    if not cue_end <= m["token"] < min(sent.end, cue_end + 8):
+                        continue
+                    if m["label"] == str(Label.TASK):
+                        continue
+                    # Only a name is a contribution: "we propose a new training paradigm" names
+                    # nothing, "we propose GRPO" or "Group Relative Policy Optimization" does.
+                    if m["source"] == "acronym" or is_name_like(m["text"]) or is_name_like(m["canonical"]):
+                        if m["label"] in (str(Label.CONCEPT), str(Label.TASK)):
                             m["label"] = str(Label.METHOD)  # a proposed technique is a method
                         proposed.add(m["canonical"].lower())
-                        break
+                    break
             # "our X" where X is a name: the paper's own contribution.
             for m in mentions:
                 t = m["token"]

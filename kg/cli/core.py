@@ -1,0 +1,282 @@
+"""The core commands: build, related, show, stats, extract, export."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from kg.cli import main
+from kg.store.file import DEFAULT_GRAPH_PATH
+
+graph_option = click.option(
+    "--graph", "graph_path", type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_GRAPH_PATH, show_default=True, help="The graph file written by `kg build`.",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+model_option = click.option(
+    "--model", default=None, envvar="KG_SPACY_MODEL",
+    help="spaCy base model name or path [env KG_SPACY_MODEL; default en_core_web_sm].",
+)
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def progress_bar(label: str) -> Callable[[int], Callable[[int], None]]:
+    """A progress factory for library calls: shows a bar on a terminal, stays quiet otherwise."""
+
+    def start(total: int) -> Callable[[int], None]:
+        bar = click.progressbar(length=total, label=label, file=sys.stderr,
+                                show_pos=True, show_eta=True)
+        bar.__enter__()
+        state = {"done": 0}
+
+        def tick(n: int) -> None:
+            state["done"] += n
+            bar.update(n)
+            if state["done"] >= total:
+                bar.__exit__(None, None, None)
+
+        return tick
+
+    return start
+
+
+def load(graph_path: Path) -> Any:
+    from kg.store.file import load_graph
+
+    return load_graph(graph_path)
+
+
+def report_problems(problems: list[Any], limit: int = 20) -> None:
+    for p in problems[:limit]:
+        click.echo(f"skipped {p}", err=True)
+    if len(problems) > limit:
+        click.echo(f"... and {len(problems) - limit} more skipped records", err=True)
+
+
+# --------------------------------------------------------------------------- build
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              default=DEFAULT_GRAPH_PATH, show_default=True, help="Where to write the graph.")
+@click.option("--strict", is_flag=True, help="Fail on the first bad record instead of skipping it.")
+@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="KG_CACHE_DIR",
+              default=None, help="Extraction cache folder [env KG_CACHE_DIR; default: your cache folder].")
+@click.option("--no-cache", is_flag=True, help="Ignore the cache: extract every abstract again.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 16), default=1, show_default=True,
+              help="Worker processes for extraction.")
+@model_option
+@json_option
+def build(inputs: tuple[Path, ...], output: Path, strict: bool, cache_dir: Path | None,
+          no_cache: bool, jobs: int, model: str | None, as_json: bool) -> None:
+    """Build the knowledge graph from abstracts.
+
+    INPUTS are files (.txt abstracts separated by blank lines, .csv, .json, .jsonl) or folders
+    (read recursively). Bad records are reported as FILE:LINE and skipped.
+
+    \b
+    Example:
+      kg build seeds/ -o exports/graph.json
+      kg build ../shared/data/corpora/iclr2026-alickzhu/ --jobs 2
+    """
+    from kg.build import build as run_build
+    from kg.cache import default_cache_dir
+    from kg.store.file import save_graph
+
+    cache = None if no_cache else (cache_dir or default_cache_dir())
+    result = run_build(inputs, model=model, strict=strict, cache_dir=cache,
+                       progress=None if as_json else progress_bar("Extracting"), n_process=jobs)
+    save_graph(result.graph, output)
+    report_problems(result.problems)
+    summary = {**result.stats, "graph": str(output), "skipped": len(result.problems),
+               "duplicates": result.duplicates, "from_cache": result.cached}
+    if as_json:
+        echo_json(summary)
+        return
+    click.echo(f"Built {output}: {summary['papers']} papers ({result.cached} from cache), "
+               f"{len(result.problems)} skipped, {result.duplicates} duplicates merged")
+    click.echo("  entities: " + ", ".join(f"{k} {v}" for k, v in summary["entities"].items()))
+    click.echo("  edges:    " + ", ".join(f"{k} {v}" for k, v in summary["edges"].items()))
+
+
+# --------------------------------------------------------------------------- related
+
+
+def _related_file(graph_path: Path, title: str, k: int) -> tuple[str, list[Any], Any]:
+    from kg.lookup import find_paper
+    from kg.related import related_papers
+
+    G = load(graph_path)
+    pid = find_paper(G, title)
+    return pid, related_papers(G, pid, k), G.nodes[pid]
+
+
+@main.command()
+@click.argument("title")
+@click.option("-k", type=click.IntRange(1), default=10, show_default=True, help="How many papers.")
+@click.option("--backend", type=click.Choice(["file", "neo4j"]), default="file", show_default=True,
+              help="Answer from the graph file or from Neo4j (same ranking).")
+@click.option("--reasons", type=click.IntRange(0), default=5, show_default=True,
+              help="Shared entities shown per result (--json shows all).")
+@graph_option
+@json_option
+@click.pass_context
+def related(ctx: click.Context, title: str, k: int, backend: str, reasons: int,
+            graph_path: Path, as_json: bool) -> None:
+    """The papers most related to one paper, and why (what they share).
+
+    TITLE is a title, a display name (e.g. a method the paper proposes) or a paper id; it is
+    matched exactly, then case-insensitively, then fuzzily.
+
+    \b
+    Example:
+      kg related MetaEmbed
+      kg related "micro-expression recognition" -k 5 --json
+    """
+    if backend == "neo4j":
+        from kg.cli.neo4j_cmds import related_from_neo4j
+
+        paper, results = related_from_neo4j(ctx, title, k)
+    else:
+        _, results, paper = _related_file(graph_path, title, k)
+    if as_json:
+        echo_json([r.to_dict() for r in results])
+        return
+    click.echo(f"Related to {paper.get('display_name')}: {paper.get('title') or ''}".rstrip(": "))
+    if not results:
+        click.echo("  (no paper shares an entity with this one)")
+    for i, r in enumerate(results, 1):
+        title_part = f" — {r.title}" if r.title and r.title != r.display_name else ""
+        click.echo(f"{i:>3}. {r.display_name}{title_part}  [score {r.score:.3f}]")
+        shown = ", ".join(f"{s.name} ({s.label})" for s in r.shared[:reasons])
+        more = f" +{len(r.shared) - reasons} more" if len(r.shared) > reasons else ""
+        if reasons:
+            click.echo(f"     shares: {shown}{more}")
+
+
+# --------------------------------------------------------------------------- show / stats
+
+
+@main.command()
+@click.argument("name")
+@click.option("--limit", type=click.IntRange(1), default=50, show_default=True, help="Links shown.")
+@graph_option
+@json_option
+def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
+    """A paper or an entity with its links and the evidence for each.
+
+    \b
+    Example:
+      kg show MetaEmbed        # a paper, by what it proposes
+      kg show MMEB             # an entity, by name or alias
+    """
+    from kg.explore import describe_node
+    from kg.lookup import find_node
+
+    G = load(graph_path)
+    info = describe_node(G, find_node(G, name), limit)
+    if as_json:
+        echo_json(info)
+        return
+    node = info["node"]
+    click.echo(f"{node['label']}: {node.get('name')}  [{node['id']}]")
+    for key in ("title", "aliases", "paper_count", "venue", "year", "primary_area", "source"):
+        if node.get(key):
+            value = ", ".join(node[key]) if isinstance(node[key], list) else node[key]
+            click.echo(f"  {key}: {value}")
+    for link in info["links"]:
+        click.echo(f"  -{link['type']}-> {link['name']} ({link['label']})")
+        if link["evidence"]:
+            click.echo(f"      \"{link['evidence']}\"")
+    if info["total_links"] > len(info["links"]):
+        click.echo(f"  ... {info['total_links'] - len(info['links'])} more links (use --limit)")
+
+
+@main.command()
+@graph_option
+@json_option
+def stats(graph_path: Path, as_json: bool) -> None:
+    """Counts of papers, entities per type and edges per type, and the most linked entities.
+
+    \b
+    Example:
+      kg stats --graph exports/graph.json
+    """
+    from kg.explore import graph_stats
+
+    info = graph_stats(load(graph_path))
+    if as_json:
+        echo_json(info)
+        return
+    click.echo(f"papers: {info['papers']}")
+    click.echo("entities: " + ", ".join(f"{k} {v}" for k, v in info["entities"].items()))
+    click.echo("edges: " + ", ".join(f"{k} {v}" for k, v in info["edges"].items()))
+    for label, ents in info["top_entities"].items():
+        if ents:
+            click.echo(f"top {label}: " + ", ".join(f"{e['name']} ({e['paper_count']})" for e in ents))
+
+
+# --------------------------------------------------------------------------- extract
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--jsonl", is_flag=True, default=True, help="One JSON object per paper (the default).")
+@click.option("--strict", is_flag=True, help="Fail on the first bad record instead of skipping it.")
+@model_option
+def extract(inputs: tuple[Path, ...], jsonl: bool, strict: bool, model: str | None) -> None:
+    """Print each paper's mentions as JSON lines (for evaluation tools).
+
+    Each line: {"id", "title", "display_name", "text", "mentions": [{"start", "end", "text",
+    "type", "role", "entity"}]}; start/end are character offsets into "text", the cleaned
+    abstract, and "entity" is the canonical entity id.
+
+    \b
+    Example:
+      kg extract seeds/000_5670d788940e7130.txt > mentions.jsonl
+    """
+    from kg.build import extract_records
+
+    records, problems = extract_records(inputs, model=model, strict=strict)
+    report_problems(problems)
+    for rec in records:
+        click.echo(json.dumps(rec, ensure_ascii=False, sort_keys=True))
+
+
+# --------------------------------------------------------------------------- export
+
+
+@main.group()
+def export() -> None:
+    """Export the graph for other tools (GraphML, GEXF, interactive HTML).
+
+    \b
+    Example:
+      kg export graphml -o exports/graph.graphml     # Gephi, Cytoscape, yEd
+    """
+
+
+def _export_command(fmt: str) -> None:
+    @export.command(name=fmt, help=f"Write the graph as {fmt.upper()} (list properties joined by '; ').\n\n"
+                    f"\b\nExample:\n  kg export {fmt} -o exports/graph.{fmt}")
+    @click.argument("graph_path", required=False, type=click.Path(dir_okay=False, path_type=Path),
+                    default=DEFAULT_GRAPH_PATH)
+    @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                  default=DEFAULT_GRAPH_PATH.with_suffix(f".{fmt}"), show_default=True)
+    def command(graph_path: Path, output: Path) -> None:
+        from kg.store.file import export_graph
+
+        click.echo(f"Wrote {export_graph(load(graph_path), output, fmt)}")
+
+
+for _fmt in ("graphml", "gexf"):
+    _export_command(_fmt)

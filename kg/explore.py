@@ -1,0 +1,56 @@
+"""Read-only views of a graph for people: one node with its links (``kg show``) and the
+graph's shape (``kg stats``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import networkx as nx
+
+from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
+
+
+def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, Any]:
+    """A node's properties and its links (with evidence), as plain data.
+
+    For a paper the links are the entities it proposes, uses, evaluates on...; for an entity
+    they are the papers that link to it.
+    """
+    attrs = dict(G.nodes[node])
+    is_paper = attrs[LABEL_ATTR] == Label.PAPER.value
+    edges = G.out_edges(node, data=True) if is_paper else G.in_edges(node, data=True)
+    links = []
+    for u, v, e in edges:
+        other = v if is_paper else u
+        o = G.nodes[other]
+        links.append({
+            "type": e[TYPE_ATTR], "id": other, "label": o[LABEL_ATTR],
+            "name": o.get("name") or other, "title": o.get("title", ""),
+            "evidence": e.get("evidence", ""), "start": e.get("start"), "end": e.get("end"),
+            "count": e.get("count", 1),
+        })
+    rel_order = [r.value for r in Rel]
+    links.sort(key=lambda x: (rel_order.index(x["type"]), x["label"], x["name"].casefold(), x["id"]))
+    return {"node": attrs, "links": links[:limit], "total_links": len(links)}
+
+
+def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
+    """Counts per label and relationship type, and the most linked entities of each type."""
+    nodes = Counter(a[LABEL_ATTR] for _, a in G.nodes(data=True))
+    edges = Counter(a[TYPE_ATTR] for _, _, a in G.edges(data=True))
+    top_entities: dict[str, list[dict[str, Any]]] = {}
+    for label in Label:
+        if label == Label.PAPER:
+            continue
+        ents = [(n, a) for n, a in G.nodes(data=True) if a[LABEL_ATTR] == label.value]
+        ents.sort(key=lambda na: (-int(na[1].get("paper_count", 0)), na[1].get("name", "")))
+        top_entities[label.value] = [
+            {"id": n, "name": a.get("name"), "paper_count": a.get("paper_count", 0)} for n, a in ents[:top]
+        ]
+    return {
+        "papers": nodes.get(Label.PAPER.value, 0),
+        "entities": {lab.value: nodes.get(lab.value, 0) for lab in Label if lab != Label.PAPER},
+        "edges": {r.value: edges.get(r.value, 0) for r in Rel},
+        "top_entities": top_entities,
+    }
