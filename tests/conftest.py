@@ -1,0 +1,53 @@
+"""Shared fixtures: the repository, the shared data folder, and the seeds graph (built once)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import networkx as nx
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+def shared_data_dir() -> Path | None:
+    """``../shared`` beside the repository (or ``KG_SHARED_DIR``), if it exists."""
+    candidate = Path(os.environ.get("KG_SHARED_DIR", REPO_ROOT.parent / "shared"))
+    return candidate if (candidate / "data").is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The shared data folder. Absent on a user's machine: skip; absent in CI: fail."""
+    found = shared_data_dir()
+    if found is None:
+        if IN_CI:
+            pytest.fail("../shared is missing in CI: tests that need shared data must run there")
+        pytest.skip("../shared is not here (tests that need the shared data are skipped)")
+    return found
+
+
+@pytest.fixture(scope="session")
+def seeds_graph_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The graph of ``seeds/``, built once per test session with the real pipeline."""
+    from kg.build import build
+    from kg.store.file import save_graph
+
+    out = tmp_path_factory.mktemp("seeds") / "graph.json"
+    result = build([REPO_ROOT / "seeds"], cache_dir=None)
+    save_graph(result.graph, out)
+    return out
+
+
+@pytest.fixture(scope="session")
+def seeds_graph(seeds_graph_path: Path) -> nx.MultiDiGraph:
+    from kg.store.file import load_graph
+
+    return load_graph(seeds_graph_path)
