@@ -1,0 +1,1 @@
+"""Measuring extraction quality (SciERC scorer) and training kg's supervised entity model."""

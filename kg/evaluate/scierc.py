@@ -1,0 +1,323 @@
+"""Score an entity extractor against SciERC (Luan et al., EMNLP 2018).
+
+Data: the DyGIE-format JSON Lines files ``{train,dev,test}.json`` (one abstract per line,
+``sentences`` of tokens, ``ner`` spans ``[start, end, label]`` with document-level, inclusive
+token indices).
+
+Text: an abstract's tokens joined by single spaces, after turning the PTB bracket escapes
+(``-LRB-`` → ``(`` …) back into characters, so the extractor sees text close to a real
+abstract. Each escape is one token and one character, so every gold span maps to exact
+character offsets.
+
+Scoring (documented choices, kept simple and honest):
+
+- Types: kg's Method→Method, Task→Task, Dataset→Material, Metric→Metric,
+  Concept→OtherScientificTerm. Gold ``Generic`` spans are not scored. Predictions of any other
+  type are ignored.
+- **Exact**: a prediction is a true positive when a gold span has the same start, end and type.
+- **Relaxed**: a prediction and a gold span of the same type match when their character
+  ranges overlap; matching is one-to-one (greedy, largest overlap first), so one long
+  prediction cannot earn several true positives.
+- A prediction that matches nothing is a false positive, even if it covers a ``Generic`` gold
+  span or a correct span with the wrong type (that counts as FP for the predicted type and FN for
+  the gold type).
+- ``span`` (extra, informative): exact boundary match ignoring the type.
+- Micro average = sums of TP/FP/FN over the five types; P = TP/(TP+FP), R = TP/(TP+FN).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from kg.errors import InputError
+
+#: SciERC labels scored, in report order.
+SCORED_TYPES: tuple[str, ...] = ("Method", "Task", "Material", "Metric", "OtherScientificTerm")
+ALL_TYPES: tuple[str, ...] = SCORED_TYPES + ("Generic",)
+#: kg schema label value → SciERC label.
+KG_TO_SCIERC: dict[str, str] = {
+    "Method": "Method",
+    "Task": "Task",
+    "Dataset": "Material",
+    "Metric": "Metric",
+    "Concept": "OtherScientificTerm",
+}
+SPLITS = ("train", "dev", "test")
+DEFAULT_DATA = Path("../shared/data/scierc")
+PTB_ESCAPES = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
+
+Span = tuple[int, int, str]  # (start_char, end_char exclusive, label)
+
+
+@dataclass
+class SciercDoc:
+    """One SciERC abstract as text plus gold character spans (all six labels)."""
+
+    doc_key: str
+    text: str
+    gold: list[Span]
+    sentence_starts: list[int] = field(default_factory=list)  # char offset of each sentence
+
+
+def doc_from_record(rec: dict) -> SciercDoc:
+    """Build a :class:`SciercDoc` from one parsed JSON line."""
+    tokens: list[str] = []
+    sent_first_token: list[int] = []
+    for sent in rec["sentences"]:
+        sent_first_token.append(len(tokens))
+        tokens.extend(PTB_ESCAPES.get(t, t) for t in sent)
+    starts, pos = [], 0
+    for tok in tokens:
+        starts.append(pos)
+        pos += len(tok) + 1
+    text = " ".join(tokens)
+    gold = sorted(
+        {
+            (starts[s], starts[e] + len(tokens[e]), label)
+            for sent in rec["ner"]
+            for s, e, label in sent
+        }
+    )
+    return SciercDoc(rec["doc_key"], text, gold, [starts[i] for i in sent_first_token])
+
+
+def load_split(data_dir: str | Path, split: str) -> list[SciercDoc]:
+    """Load ``<data_dir>/<split>.json``; raises InputError when missing or malformed."""
+    path = Path(data_dir) / f"{split}.json"
+    if not path.is_file():
+        raise InputError(f"SciERC file not found: {path} (use --data to point at the folder)")
+    docs = []
+    with path.open(encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                docs.append(doc_from_record(json.loads(line)))
+            except (ValueError, KeyError, IndexError, TypeError) as exc:
+                raise InputError(f"{path}:{lineno}: not a SciERC record ({exc})") from exc
+    return docs
+
+
+@dataclass
+class PRF:
+    """True/false positive and false negative counts with derived P/R/F1."""
+
+    tp: int = 0
+    fp: int = 0
+    fn: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.tp / (self.tp + self.fp) if self.tp + self.fp else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.tp / (self.tp + self.fn) if self.tp + self.fn else 0.0
+
+    @property
+    def f1(self) -> float:
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+    def add(self, other: PRF) -> None:
+        self.tp += other.tp
+        self.fp += other.fp
+        self.fn += other.fn
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            **asdict(self),
+            "precision": round(self.precision, 4),
+            "recall": round(self.recall, 4),
+            "f1": round(self.f1, 4),
+        }
+
+
+@dataclass
+class Scores:
+    """Per-type and micro scores for exact and relaxed matching."""
+
+    exact: dict[str, PRF]
+    relaxed: dict[str, PRF]
+    span: PRF  # untyped exact boundaries
+    n_docs: int = 0
+
+    def as_dict(self) -> dict:
+        return {
+            "n_docs": self.n_docs,
+            "exact": {k: v.as_dict() for k, v in self.exact.items()},
+            "relaxed": {k: v.as_dict() for k, v in self.relaxed.items()},
+            "span": self.span.as_dict(),
+        }
+
+
+def _scored(spans: Iterable[Span]) -> list[Span]:
+    return sorted({s for s in spans if s[2] in SCORED_TYPES})
+
+
+def _relaxed_matches(gold: list[Span], pred: list[Span]) -> list[tuple[Span, Span]]:
+    """One-to-one same-type overlap matching, largest overlap first (ties: earliest)."""
+    cands = []
+    for g in gold:
+        for p in pred:
+            ov = min(g[1], p[1]) - max(g[0], p[0])
+            if g[2] == p[2] and ov > 0:
+                cands.append((-ov, g, p))
+    cands.sort()
+    used_g: set[Span] = set()
+    used_p: set[Span] = set()
+    out = []
+    for _, g, p in cands:
+        if g not in used_g and p not in used_p:
+            used_g.add(g)
+            used_p.add(p)
+            out.append((g, p))
+    return out
+
+
+def score(gold_docs: Sequence[Sequence[Span]], pred_docs: Sequence[Sequence[Span]]) -> Scores:
+    """Score predicted spans (SciERC labels) against gold spans, document by document."""
+    if len(gold_docs) != len(pred_docs):
+        raise ValueError(f"{len(gold_docs)} gold documents but {len(pred_docs)} predictions")
+    exact = {t: PRF() for t in SCORED_TYPES}
+    relaxed = {t: PRF() for t in SCORED_TYPES}
+    span = PRF()
+    for gold_raw, pred_raw in zip(gold_docs, pred_docs, strict=True):
+        gold, pred = _scored(gold_raw), _scored(pred_raw)
+        gset, pset = set(gold), set(pred)
+        for g in gold:
+            if g in pset:
+                exact[g[2]].tp += 1
+            else:
+                exact[g[2]].fn += 1
+        for p in pred:
+            if p not in gset:
+                exact[p[2]].fp += 1
+        matched = _relaxed_matches(gold, pred)
+        mg = {g for g, _ in matched}
+        mp = {p for _, p in matched}
+        for g in gold:
+            if g in mg:
+                relaxed[g[2]].tp += 1
+            else:
+                relaxed[g[2]].fn += 1
+        for p in pred:
+            if p not in mp:
+                relaxed[p[2]].fp += 1
+        gb, pb = {g[:2] for g in gold}, {p[:2] for p in pred}
+        span.tp += len(gb & pb)
+        span.fp += len(pb - gb)
+        span.fn += len(gb - pb)
+    for table in (exact, relaxed):
+        micro = PRF()
+        for t in SCORED_TYPES:
+            micro.add(table[t])
+        table["micro"] = micro
+    return Scores(exact, relaxed, span, len(gold_docs))
+
+
+Extractor = Callable[[list[str]], list[list[Span]]]
+
+
+def evaluate(extract: Extractor, docs: Sequence[SciercDoc]) -> Scores:
+    """Run ``extract`` (texts → SciERC-labelled char spans per text) on ``docs`` and score it."""
+    preds = extract([d.text for d in docs])
+    return score([d.gold for d in docs], preds)
+
+
+def kg_to_scierc(spans: Iterable[tuple[int, int, str]]) -> list[Span]:
+    """Map kg-typed spans to SciERC labels, dropping types SciERC does not score."""
+    out = []
+    for start, end, kg_type in spans:
+        label = KG_TO_SCIERC.get(str(getattr(kg_type, "value", kg_type)))
+        if label:
+            out.append((start, end, label))
+    return out
+
+
+#: Where the trained SciERC recogniser ships inside the package.
+MODEL_DIR = Path(__file__).resolve().parent.parent / "extract" / "models" / "scierc_ner"
+
+
+def model_extractor(model: str | Path | None = None, batch_size: int = 64) -> Extractor:
+    """The raw trained recogniser alone (``--component model``): texts → SciERC spans.
+
+    Its labels already are SciERC's; ``Generic`` predictions are dropped by the scorer.
+    """
+    import spacy
+
+    from kg.errors import ModelError
+
+    path = Path(model) if model else MODEL_DIR
+    try:
+        nlp = spacy.load(path)
+    except OSError as exc:
+        raise ModelError(f"cannot load the SciERC model at {path}: {exc}") from exc
+
+    def extract(texts: list[str]) -> list[list[Span]]:
+        return [
+            [(e.start_char, e.end_char, e.label_) for e in doc.ents]
+            for doc in nlp.pipe(texts, batch_size=batch_size)
+        ]
+
+    return extract
+
+
+def full_extractor() -> Extractor:
+    """kg's full extractor (model + rules), its kg types mapped to SciERC labels."""
+    from kg.extract import Extractor as KgExtractor  # type: ignore[attr-defined]
+
+    ex = KgExtractor()
+
+    def extract(texts: list[str]) -> list[list[Span]]:
+        return [
+            kg_to_scierc((m.start, m.end, m.type) for m in mentions)
+            for mentions in ex.extract_texts(texts)
+        ]
+
+    return extract
+
+
+def run(
+    split: str = "test",
+    data: str | Path = DEFAULT_DATA,
+    component: str = "full",
+    model: str | Path | None = None,
+) -> Scores:
+    """Load a split, build the chosen extractor (``full`` or ``model``) and score it."""
+    if split not in SPLITS:
+        raise InputError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
+    docs = load_split(data, split)
+    if component == "model":
+        extract = model_extractor(model)
+    elif component == "full":
+        extract = full_extractor()
+    else:
+        raise InputError(f"unknown component {component!r}; choose full or model")
+    return evaluate(extract, docs)
+
+
+def format_table(scores: Scores, title: str = "") -> str:
+    """A plain-text table: one row per type, exact and relaxed P/R/F1 (percent)."""
+    head = f"{'type':<20} {'gold':>5} {'pred':>5} | {'P':>5} {'R':>5} {'F1':>5} | " \
+           f"{'rP':>5} {'rR':>5} {'rF1':>5}"
+    lines = [title] if title else []
+    lines += [head, "-" * len(head)]
+    for t in (*SCORED_TYPES, "micro"):
+        e, r = scores.exact[t], scores.relaxed[t]
+        lines.append(
+            f"{t:<20} {e.tp + e.fn:>5} {e.tp + e.fp:>5} | {100 * e.precision:5.1f} "
+            f"{100 * e.recall:5.1f} {100 * e.f1:5.1f} | {100 * r.precision:5.1f} "
+            f"{100 * r.recall:5.1f} {100 * r.f1:5.1f}"
+        )
+    s = scores.span
+    lines.append(
+        f"{'(untyped spans)':<20} {s.tp + s.fn:>5} {s.tp + s.fp:>5} | {100 * s.precision:5.1f} "
+        f"{100 * s.recall:5.1f} {100 * s.f1:5.1f} |"
+    )
+    lines.append(f"{scores.n_docs} abstracts; exact = same span and type, relaxed = same type "
+                 "and overlapping (one-to-one). Generic not scored.")
+    return "\n".join(lines)

