@@ -1,0 +1,177 @@
+"""Ingest: corpus files → cleaned, deduplicated :class:`~kg.models.Paper` records.
+
+>>> result = read_papers(["seeds/"])               # doctest: +SKIP
+>>> len(result.papers), result.problems, result.duplicates   # doctest: +SKIP
+
+Formats by extension: ``.txt`` (the seeds format), ``.csv``/``.tsv``, ``.json`` (a list of
+records or an object holding one), ``.jsonl``/``.ndjson``. Folders are walked recursively in
+sorted order; hidden files and files of other types found there are ignored, while a file
+named explicitly with an unknown extension is a problem.
+
+Bad input never stops the run (unless ``strict``): each bad file or record becomes a
+:class:`~kg.models.Problem` whose source is ``path:line`` (just ``path`` when the whole file
+could not be opened), and everything else is still read.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kg.errors import InputError, NoUsableInputError
+from kg.ingest.clean import clean_text, normalise_abstract
+from kg.ingest.readers import READERS, Raw, decode
+from kg.ingest.records import to_paper
+from kg.models import Paper, Problem
+
+__all__ = ["IngestResult", "read_papers", "clean_text", "SUPPORTED_EXTENSIONS"]
+
+SUPPORTED_EXTENSIONS = tuple(READERS)
+_MERGED_FIELDS = ("title", "venue", "year", "keywords", "authors", "primary_area", "url")
+
+
+@dataclass
+class IngestResult:
+    """What :func:`read_papers` read."""
+
+    papers: list[Paper] = field(default_factory=list)  # deduplicated, in input order
+    problems: list[Problem] = field(default_factory=list)  # skipped files and records
+    duplicates: int = 0  # records merged into an earlier paper (same id or abstract)
+    files: int = 0  # files read
+
+
+def read_papers(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+                strict: bool = False) -> IngestResult:
+    """Read papers from files and folders (recursively).
+
+    With ``strict`` the first bad file or record raises :class:`~kg.errors.InputError`
+    (``"path:line: reason"``). Raises :class:`~kg.errors.NoUsableInputError` when no paper at
+    all could be read; its message says why.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    inputs = [Path(p) for p in paths]
+    result = IngestResult()
+    dedupe = _Deduper()
+
+    def problem(p: Problem) -> None:
+        if strict:
+            raise InputError(str(p))
+        result.problems.append(p)
+
+    for item in _files(inputs):
+        if isinstance(item, Problem):
+            problem(item)
+            continue
+        result.files += 1
+        for record in _read_file(item):
+            paper = record if isinstance(record, Problem) else to_paper(record, item.stem)
+            if isinstance(paper, Problem):
+                problem(paper)
+            else:
+                dedupe.add(paper)
+
+    result.papers, result.duplicates = dedupe.papers, dedupe.duplicates
+    if not result.papers:
+        raise NoUsableInputError(_nothing_usable(inputs, result.problems))
+    return result
+
+
+def _files(inputs: list[Path]) -> Iterator[Path | Problem]:
+    """The files to read, each once, in order; folders walked in sorted order."""
+    seen: set[Path] = set()
+    for path in inputs:
+        if path.is_dir():
+            found = list(_walk(path))
+            if not found:
+                yield Problem(str(path), f"no {_extensions()} files in this folder")
+            candidates = found
+        elif path.is_file() or path.is_symlink():
+            if path.suffix.lower() not in READERS:
+                yield Problem(
+                    str(path), f"unknown file type {path.suffix or '(none)'!r}; "
+                    f"expected {_extensions()}"
+                )
+                continue
+            candidates = [path]
+        elif path.exists():
+            yield Problem(str(path), "not a regular file")
+            continue
+        else:
+            yield Problem(str(path), "no such file or folder")
+            continue
+        for file in candidates:
+            key = file.resolve()
+            if key not in seen:
+                seen.add(key)
+                yield file
+
+
+def _walk(folder: Path) -> Iterator[Path]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            if not name.startswith(".") and Path(name).suffix.lower() in READERS:
+                yield Path(root) / name
+
+
+def _read_file(path: Path) -> Iterator[Raw | Problem]:
+    name = str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        yield Problem(name, f"cannot read: {exc.strerror or exc}")
+        return
+    if not data.strip():
+        yield Problem(f"{name}:1", "empty file")
+        return
+    text, bad = decode(path, data)
+    if bad is not None or text is None:
+        yield bad or Problem(name, "cannot decode")
+        return
+    produced = False
+    for item in READERS[path.suffix.lower()](path, text, name):
+        produced = True
+        yield item
+    if not produced:
+        yield Problem(f"{name}:1", "no records")
+
+
+class _Deduper:
+    """Keeps the first of papers sharing an id or a normalised abstract; later duplicates only
+    fill in fields the first one lacks."""
+
+    def __init__(self) -> None:
+        self.papers: list[Paper] = []
+        self.duplicates = 0
+        self._by_id: dict[str, Paper] = {}
+        self._by_abstract: dict[str, Paper] = {}
+
+    def add(self, paper: Paper) -> None:
+        key = normalise_abstract(paper.abstract)
+        kept = self._by_id.get(paper.id) or self._by_abstract.get(key)
+        if kept is None:
+            self.papers.append(paper)
+            kept = paper
+        else:
+            self.duplicates += 1
+            for name in _MERGED_FIELDS:
+                if getattr(kept, name) in ("", None, []) and getattr(paper, name) not in ("", None, []):
+                    setattr(kept, name, getattr(paper, name))
+        self._by_id.setdefault(paper.id, kept)
+        self._by_abstract.setdefault(key, kept)
+
+
+def _extensions() -> str:
+    return ", ".join(SUPPORTED_EXTENSIONS)
+
+
+def _nothing_usable(inputs: list[Path], problems: list[Problem]) -> str:
+    where = ", ".join(str(p) for p in inputs) or "(no inputs given)"
+    if not problems:
+        return f"no papers read from {where}"
+    shown = "; ".join(str(p) for p in problems[:5])
+    more = f" (and {len(problems) - 5} more)" if len(problems) > 5 else ""
+    return f"no usable papers in {where}: {shown}{more}"

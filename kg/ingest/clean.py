@@ -43,6 +43,8 @@ _LIT_RE = re.compile(_LIT_OPEN + r"(\d+)" + _LIT_CLOSE)
 _MATH_RE = re.compile(_MATH_OPEN + r"(\d+)" + _MATH_CLOSE)
 
 _NEEDS_LATEX = re.compile(r"[\\${}]")
+# Anything clean_text may have to rewrite beyond whitespace; text without it takes a short cut.
+_MARKUP_HINT = re.compile(r"[\\${}*_`~#\u200b\u200c\u200d\u2060\ufeff]|''|--|://|www\.")
 _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]")
 
 # --- step 1: literals, currency, URLs ------------------------------------------------------
@@ -259,17 +261,25 @@ def clean_text(text: str) -> str:
         return f"{_LIT_OPEN}{len(lits) - 1}{_LIT_CLOSE}"
 
     text = unicodedata.normalize("NFC", text)
-    text = _ZERO_WIDTH.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
-    text = text.replace("\\\\", "\n")  # LaTeX line break
+    if not _MARKUP_HINT.search(text):  # plain text (most titles and keywords): tidy only
+        return _tidy(text)
+    text = _ZERO_WIDTH.sub("", text).replace("\\\\", "\n")  # "\\\\" is a LaTeX line break
 
-    # 1. URLs, money and escaped characters become placeholders.
-    text = _LATEX_URL.sub(lambda m: lit(m.group(1).strip()), text)
-    text = _LATEX_HREF.sub(lambda m: m.group(2) or lit(m.group(1).strip()), text)
-    text = _MD_LINK.sub(_markdown_link(lit), text)
-    text = _ANGLE_URL.sub(lambda m: lit(m.group(1)), text)
-    text = _URL.sub(_bare_url(lit), text)
-    text = _fix_dollars(text, lit)
-    text = _ESCAPED_RE.sub(lambda m: lit(_ESCAPED_LITERALS[m.group(0)]), text)
+    # 1. URLs, money and escaped characters become placeholders. (The `in` tests skip
+    #    regex scans that cannot match; clean_text runs on every field of every record.)
+    has_backslash = "\\" in text
+    if has_backslash:
+        text = _LATEX_URL.sub(lambda m: lit(m.group(1).strip()), text)
+        text = _LATEX_HREF.sub(lambda m: m.group(2) or lit(m.group(1).strip()), text)
+    if "](" in text:
+        text = _MD_LINK.sub(_markdown_link(lit), text)
+    if "://" in text or "www." in text:
+        text = _ANGLE_URL.sub(lambda m: lit(m.group(1)), text)
+        text = _URL.sub(_bare_url(lit), text)
+    if "$" in text:
+        text = _fix_dollars(text, lit)
+    if has_backslash:
+        text = _ESCAPED_RE.sub(lambda m: lit(_ESCAPED_LITERALS[m.group(0)]), text)
 
     # 2. Math aside; markdown and typography on the prose only.
     maths: list[str] = []
@@ -278,9 +288,11 @@ def clean_text(text: str) -> str:
         maths.append(m.group(0))
         return f"{_MATH_OPEN}{len(maths) - 1}{_MATH_CLOSE}"
 
-    text = _MATH_SPANS.sub(keep_math, text)
+    if "$" in text or has_backslash:
+        text = _MATH_SPANS.sub(keep_math, text)
     text = _prose(text, lit)
-    text = _MATH_RE.sub(lambda m: maths[int(m.group(1))], text)
+    if maths:
+        text = _MATH_RE.sub(lambda m: maths[int(m.group(1))], text)
 
     # 3. LaTeX, only when there is some (the slow path).
     if _NEEDS_LATEX.search(text):
@@ -288,7 +300,8 @@ def clean_text(text: str) -> str:
         text = _strip_latex(text)  # whatever pylatexenc left behind
 
     # 4. Placeholders back, whitespace tidy.
-    text = _LIT_RE.sub(lambda m: lits[int(m.group(1))], text)
+    if lits:
+        text = _LIT_RE.sub(lambda m: lits[int(m.group(1))], text)
     return _tidy(text)
 
 
@@ -347,19 +360,27 @@ def _is_money(text: str, pos: int) -> bool:
 
 def _prose(text: str, lit: Callable[[str], str]) -> str:
     """Markdown and TeX typography on text without math or URLs."""
-    text = _MD_HEADING.sub("", text)
-    for pattern in _MD_STRONG:
-        text = pattern.sub(r"\1", text)
-    text = _TEX_DQUOTE.sub(r"“\1”", text).replace("``", "“").replace("''", "”")
-    text = _TEX_SQUOTE.sub(r"‘\1’", text)
-    text = _MD_CODE.sub(r"\1", text)
-    text = _MD_EM_STAR.sub(r"\1", text)
-    text = _MD_EM_UNDERSCORE.sub(r"\1", text)
-    text = _EM_DASH.sub(" — ", text)
-    text = _EN_DASH.sub("–", text)
-    text = _DOUBLE_DASH.sub(" — ", text)
-    text = _APPROX_TILDE.sub(lambda m: lit("~"), text)
-    return text.replace("~", " ")
+    if "#" in text:
+        text = _MD_HEADING.sub("", text)
+    if "*" in text or "__" in text:
+        for pattern in _MD_STRONG:
+            text = pattern.sub(r"\1", text)
+    if "`" in text or "''" in text:
+        text = _TEX_DQUOTE.sub(r"“\1”", text).replace("``", "“").replace("''", "”")
+        text = _TEX_SQUOTE.sub(r"‘\1’", text)
+        text = _MD_CODE.sub(r"\1", text)
+    if "*" in text:
+        text = _MD_EM_STAR.sub(r"\1", text)
+    if "_" in text:
+        text = _MD_EM_UNDERSCORE.sub(r"\1", text)
+    if "--" in text:
+        text = _EM_DASH.sub(" — ", text)
+        text = _EN_DASH.sub("–", text)
+        text = _DOUBLE_DASH.sub(" — ", text)
+    if "~" in text:
+        text = _APPROX_TILDE.sub(lambda m: lit("~"), text)
+        text = text.replace("~", " ")
+    return text
 
 
 _SPACE = re.compile(r"\s+")
@@ -370,8 +391,8 @@ _EMPTY_BRACKETS = re.compile(r"\s\(\s*\)|\s\[\s*\]")
 
 def _tidy(text: str) -> str:
     text = _SPACE.sub(" ", text)
-    text = _EMPTY_BRACKETS.sub("", text)  # left by removed citations: "method (\\citep{x})"
-    text = _SPACE.sub(" ", text)
+    if "()" in text or "( )" in text or "[]" in text or "[ ]" in text:
+        text = _EMPTY_BRACKETS.sub("", text)  # left by removed citations: "method (\\citep{x})"
     text = _SPACE_BEFORE_PUNCT.sub("", text)
     text = _SPACE_AFTER_OPEN.sub("", text)
     return text.strip()

@@ -1,0 +1,157 @@
+"""Raw record (a dict from any reader) → :class:`~kg.models.Paper`.
+
+Column names are matched case-insensitively, with spaces and hyphens read as underscores,
+against the usual names of paper lists (OpenReview dumps, Paper Copilot, Semantic Scholar
+style exports). Only the abstract is required.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from kg.ingest.clean import abstract_hash, clean_text
+from kg.ingest.readers import Raw
+from kg.models import Paper, Problem
+
+# Paper field → accepted column names, best first.
+FIELD_NAMES: dict[str, tuple[str, ...]] = {
+    "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "text"),
+    "title": ("title", "paper_title"),
+    "keywords": ("keywords", "keyword", "author_keywords", "tags"),
+    "authors": ("authors", "author", "author_names"),
+    "year": ("year", "publication_year", "pub_year"),
+    "venue": ("venue", "conference", "journal", "booktitle"),
+    "id": ("id", "paper_id", "paperid", "openreview_id", "forum_id", "forum"),
+    "url": ("url", "openreview_url", "openreview", "link", "paper_url", "forum_url", "site"),
+    "primary_area": ("primary_area", "area", "subject_area"),
+}
+
+_OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([A-Za-z0-9_\-]+)")
+_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/([A-Za-z\-.]*/?\d{4}\.?\d{4,5})(?:v\d+)?")
+_DOI = re.compile(r"doi\.org/(10\.\d{4,9}/\S+)")
+_YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+_AND = re.compile(r"\s+and\s+|\s*&\s*")
+
+
+def _key(name: object) -> str:
+    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
+
+
+def pick(fields: dict[str, Any]) -> dict[str, Any]:
+    """The first non-empty value for each Paper field, found under any accepted name."""
+    by_key: dict[str, Any] = {}
+    for name, value in fields.items():
+        by_key.setdefault(_key(name), value)
+    picked: dict[str, Any] = {}
+    for target, names in FIELD_NAMES.items():
+        for name in names:
+            value = by_key.get(name)
+            if value not in (None, "", [], {}) and not (isinstance(value, str) and not value.strip()):
+                picked[target] = value
+                break
+    return picked
+
+
+def to_paper(raw: Raw, origin: str) -> Paper | Problem:
+    """Build a Paper from a raw record; a record without a usable abstract is a Problem.
+
+    ``origin`` (the file's stem) namespaces bare numeric ids, which are row numbers rather than
+    identifiers: "1" in two files must not make two different papers one.
+    """
+    values = pick(raw.fields)
+    if "abstract" not in values:
+        return Problem(raw.source, "record has no abstract")
+    abstract = clean_text(_as_text(values["abstract"]))
+    if not abstract:
+        return Problem(raw.source, "abstract is empty after cleaning")
+    venue = clean_text(_as_text(values.get("venue", "")))
+    url = _as_text(values.get("url", "")).strip()
+    return Paper(
+        id=paper_id(values.get("id"), url, abstract, origin),
+        abstract=abstract,
+        title=clean_text(_as_text(values.get("title", ""))),
+        venue=venue,
+        year=parse_year(values.get("year")) or parse_year(venue),
+        keywords=split_keywords(values.get("keywords")),
+        authors=split_authors(values.get("authors")),
+        primary_area=clean_text(_as_text(values.get("primary_area", ""))),
+        url=url,
+        source=raw.source,
+    )
+
+
+def paper_id(given: Any, url: str, abstract: str, origin: str) -> str:
+    """A source id when the record has one (as given; OpenReview forum ids from URLs; arXiv
+    and DOI links as ``arxiv:``/``doi:``), else ``paper:`` + hash of the abstract."""
+    if given not in (None, "") and not isinstance(given, (list, dict)):
+        if isinstance(given, float) and given.is_integer():
+            given = int(given)
+        text = str(given).strip()
+        if text:
+            return f"{origin}:{text}" if text.isdigit() else text
+    if url:
+        for pattern, prefix in ((_OPENREVIEW, ""), (_ARXIV, "arxiv:"), (_DOI, "doi:")):
+            m = pattern.search(url)
+            if m:
+                return prefix + m.group(1)
+    return abstract_hash(abstract)
+
+
+def parse_year(value: Any) -> int | None:
+    """2018, "2018", "2018.0", "2018-05-01", "ICLR 2026 Poster" → the year; else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        year = int(value)
+        return year if 1800 <= year <= 2099 and year == value else None
+    m = _YEAR.search(str(value))
+    return int(m.group(1)) if m else None
+
+
+def split_keywords(value: Any) -> list[str]:
+    """A list, or a string split on ';' (when it has any) or ','."""
+    if value in (None, ""):
+        return []
+    if isinstance(value, (list, tuple)):
+        parts = [_as_text(v) for v in value]
+    else:
+        text = _as_text(value)
+        parts = text.split(";") if ";" in text else text.split(",")
+    return _unique(clean_text(p) for p in parts)
+
+
+def split_authors(value: Any) -> list[str]:
+    """A list (of names or of {"name": ...} objects), or a string separated by ';', ',' or
+    'and' ("A; B", "A, B and C", "Smith, J. and Doe, J.")."""
+    if value in (None, ""):
+        return []
+    if isinstance(value, (list, tuple)):
+        names = [v.get("name", "") if isinstance(v, dict) else _as_text(v) for v in value]
+    else:
+        text = _as_text(value)
+        if ";" in text:
+            names = text.split(";")
+        else:
+            parts = [p for p in _AND.split(text) if p.strip()]
+            if len(parts) > 1 and all(p.count(",") == 1 for p in parts):
+                names = parts  # BibTeX style "Last, First and Last, First"
+            else:
+                names = [n for p in parts for n in p.split(",")]
+    return _unique(clean_text(re.sub(r"^\s*and\s+", "", n)) for n in names)
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):  # abstracts stored as a list of paragraphs
+        return "\n\n".join(_as_text(v) for v in value)
+    return str(value)
+
+
+def _unique(items: Any) -> list[str]:
+    seen: dict[str, None] = {}
+    for item in items:
+        if item and item not in seen:
+            seen[item] = None
+    return list(seen)
