@@ -42,8 +42,9 @@ class IngestResult:
     files: int = 0  # files read
 
 
-def read_papers(paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
-                strict: bool = False) -> IngestResult:
+def read_papers(
+    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str], strict: bool = False
+) -> IngestResult:
     """Read papers from files and folders (recursively).
 
     With ``strict`` the first bad file or record raises :class:`~kg.errors.InputError`
@@ -91,8 +92,8 @@ def _files(inputs: list[Path]) -> Iterator[Path | Problem]:
         elif path.is_file() or path.is_symlink():
             if path.suffix.lower() not in READERS:
                 yield Problem(
-                    str(path), f"unknown file type {path.suffix or '(none)'!r}; "
-                    f"expected {_extensions()}"
+                    str(path),
+                    f"unknown file type {path.suffix or '(none)'!r}; expected {_extensions()}",
                 )
                 continue
             candidates = [path]
@@ -158,7 +159,11 @@ class _Deduper:
         else:
             self.duplicates += 1
             for name in _MERGED_FIELDS:
-                if getattr(kept, name) in ("", None, []) and getattr(paper, name) not in ("", None, []):
+                if getattr(kept, name) in ("", None, []) and getattr(paper, name) not in (
+                    "",
+                    None,
+                    [],
+                ):
                     setattr(kept, name, getattr(paper, name))
         self._by_id.setdefault(paper.id, kept)
         self._by_abstract.setdefault(key, kept)

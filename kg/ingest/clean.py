@@ -31,8 +31,8 @@ from pylatexenc.latex2text import (
     get_default_latex_context_db,
 )
 from pylatexenc.latexwalker import LatexWalker
-from pylatexenc.macrospec import MacroSpec
 from pylatexenc.latexwalker import get_default_latex_context_db as walker_context_db
+from pylatexenc.macrospec import MacroSpec
 
 __all__ = ["clean_text", "normalise_abstract", "abstract_hash"]
 
@@ -90,12 +90,46 @@ _MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+", re.MULTILINE)
 # --- step 3: LaTeX --------------------------------------------------------------------------
 
 # Macros that only style their argument: keep the argument as is.
-_STYLE_MACROS = (
-    "texttt textsc textbf textit textrm textsf textnormal textup textmd textsl emph underline "
-    "uline textup mathtt mathrm mathbf mathit mathsf mathcal mathbb mathfrak mathscr mathnormal "
-    "boldsymbol bm pmb text mbox hbox textsuperscript textsubscript operatorname hl mathord "
-    "mathrel mathbin mathop"
-).split()
+_STYLE_MACROS = [
+    "texttt",
+    "textsc",
+    "textbf",
+    "textit",
+    "textrm",
+    "textsf",
+    "textnormal",
+    "textup",
+    "textmd",
+    "textsl",
+    "emph",
+    "underline",
+    "uline",
+    "textup",
+    "mathtt",
+    "mathrm",
+    "mathbf",
+    "mathit",
+    "mathsf",
+    "mathcal",
+    "mathbb",
+    "mathfrak",
+    "mathscr",
+    "mathnormal",
+    "boldsymbol",
+    "bm",
+    "pmb",
+    "text",
+    "mbox",
+    "hbox",
+    "textsuperscript",
+    "textsubscript",
+    "operatorname",
+    "hl",
+    "mathord",
+    "mathrel",
+    "mathbin",
+    "mathop",
+]
 # Abbreviation macros common in ML papers.
 _ABBREVIATIONS = {
     "ie": "i.e.",
@@ -111,8 +145,62 @@ _ABBREVIATIONS = {
     "TeX": "TeX",
 }
 # Macros whose output is noise in an abstract: citations, references, icons, spacing.
-_DISCARD_1ARG = "cite citep citet citealp citealt citeauthor citeyear ref cref Cref eqref autoref label ding includegraphics vspace hspace color".split()
-_DISCARD_0ARG = "faGithub faLink faGlobe noindent newline linebreak centering small large Large LARGE tiny footnotesize normalsize huge Huge bigskip medskip smallskip quad qquad displaystyle textstyle scriptstyle left right big Big bigg Bigg bigl bigr Bigl Bigr".split()
+_DISCARD_1ARG = [
+    "cite",
+    "citep",
+    "citet",
+    "citealp",
+    "citealt",
+    "citeauthor",
+    "citeyear",
+    "ref",
+    "cref",
+    "Cref",
+    "eqref",
+    "autoref",
+    "label",
+    "ding",
+    "includegraphics",
+    "vspace",
+    "hspace",
+    "color",
+]
+_DISCARD_0ARG = [
+    "faGithub",
+    "faLink",
+    "faGlobe",
+    "noindent",
+    "newline",
+    "linebreak",
+    "centering",
+    "small",
+    "large",
+    "Large",
+    "LARGE",
+    "tiny",
+    "footnotesize",
+    "normalsize",
+    "huge",
+    "Huge",
+    "bigskip",
+    "medskip",
+    "smallskip",
+    "quad",
+    "qquad",
+    "displaystyle",
+    "textstyle",
+    "scriptstyle",
+    "left",
+    "right",
+    "big",
+    "Big",
+    "bigg",
+    "Bigg",
+    "bigl",
+    "bigr",
+    "Bigl",
+    "Bigr",
+]
 
 
 def _macro_name(node: object) -> str:
@@ -334,9 +422,7 @@ def _fix_dollars(text: str, lit: Callable[[str], str]) -> str:
     text = _CURRENCY_NAMED.sub("", text)
     if "\\$" in text:
         text = _ESCAPED_MATH_PAIR.sub(
-            lambda m: m.group(0)
-            if _PLAIN_WORDS.search(m.group(1))
-            else "$" + m.group(1) + "$",
+            lambda m: m.group(0) if _PLAIN_WORDS.search(m.group(1)) else "$" + m.group(1) + "$",
             text,
         )
         text = _CURRENCY.sub(lambda m: lit("USD ") if m.group(0) == "\\$" else m.group(0), text)
@@ -354,7 +440,9 @@ def _fix_dollars(text: str, lit: Callable[[str], str]) -> str:
 
 def _is_money(text: str, pos: int) -> bool:
     """``$2000 bug`` (a number, then a space and a word) rather than ``$2$``."""
-    m = re.match(r"\$\d[\d,.]*(?:\s*(?:[kKMB]|million|billion|thousand))?(?=[\s,.;)]|$)", text[pos:])
+    m = re.match(
+        r"\$\d[\d,.]*(?:\s*(?:[kKMB]|million|billion|thousand))?(?=[\s,.;)]|$)", text[pos:]
+    )
     return m is not None and (pos == 0 or not text[pos - 1].isalnum())
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from kg.ingest.fields import has_abstract_column
 from kg.models import Problem
 
 # Abstracts can be long and a CSV field can hold several KB of LLM text (explain_zh).
@@ -113,6 +114,11 @@ def read_csv(path: Path, text: str, name: str, delimiter: str = ",") -> Iterator
                 continue
             if header is None:
                 header = [cell.strip() for cell in row]
+                if not has_abstract_column(header):
+                    yield Problem(
+                        f"{name}:{line}", f"no abstract column (columns: {', '.join(header)})"
+                    )
+                    return
                 continue
             if len(row) > len(header):
                 extra = row[len(header) :]
@@ -122,7 +128,7 @@ def read_csv(path: Path, text: str, name: str, delimiter: str = ",") -> Iterator
                         f"row has {len(row)} fields but the header has {len(header)}",
                     )
                     continue
-            yield Raw(dict(zip(header, row)), f"{name}:{line}")
+            yield Raw(dict(zip(header, row, strict=False)), f"{name}:{line}")
     except csv.Error as exc:
         yield Problem(f"{name}:{start}", f"malformed CSV: {exc}")
 
@@ -148,11 +154,16 @@ def read_json(path: Path, text: str, name: str) -> Iterator[Item]:
     list is walked item by item so that every record gets the line where it starts."""
     pos = _WS.match(text).end()  # type: ignore[union-attr]
     if text.startswith("[", pos):
-        items = _json_list_items(text, pos, name)
-        if isinstance(items, Problem):
-            yield items
-        else:
-            yield from _records(items)
+        parsed = _json_list_items(text, pos, name)
+        if isinstance(parsed, Problem):
+            yield parsed
+            return
+        items, end = parsed
+        end = _WS.match(text, end).end()  # type: ignore[union-attr]
+        if end != len(text):
+            yield _problem_at(name, text, end, "extra data after the list")
+            return
+        yield from _records(items)
         return
     try:
         doc = json.loads(text)
@@ -167,15 +178,27 @@ def read_json(path: Path, text: str, name: str) -> Iterator[Item]:
             else:
                 yield Problem(f"{name}:1", "JSON object holds no list of records")
             return
-        _, values = records
-        yield from _records([(f"{name}:item {i}", v) for i, v in enumerate(values, start=1)])
+        key, values = records
+        yield from _records(_located(text, key, values, name))
         return
     yield Problem(f"{name}:1", f"expected a JSON list of records, found {type(doc).__name__}")
 
 
-def _json_list_items(text: str, pos: int, name: str) -> list[tuple[str, Any]] | Problem:
-    """Parse ``[item, item, ...]`` one item at a time, recording each item's start line.
-    A malformed file yields one Problem and no records: it is one document."""
+def _located(text: str, key: str, values: list[Any], name: str) -> list[tuple[str, Any]]:
+    """Sources for the records of ``{"key": [...]}``: the item's line when the list can be
+    found again in the text unambiguously, else ``path:item N``."""
+    starts = [m.end() - 1 for m in re.finditer(json.dumps(key) + r"\s*:\s*\[", text)]
+    if len(starts) == 1:
+        parsed = _json_list_items(text, starts[0], name)
+        if not isinstance(parsed, Problem) and [v for _, v in parsed[0]] == values:
+            return parsed[0]
+    return [(f"{name}:item {i}", v) for i, v in enumerate(values, start=1)]
+
+
+def _json_list_items(text: str, pos: int, name: str) -> tuple[list[tuple[str, Any]], int] | Problem:
+    """Parse the list ``[item, item, ...]`` starting at ``pos`` one item at a time, recording
+    each item's start line; return the items and the position after the list. A malformed
+    file yields one Problem and no records: it is one document."""
     items: list[tuple[str, Any]] = []
     line, counted = 1, 0
 
@@ -203,10 +226,7 @@ def _json_list_items(text: str, pos: int, name: str) -> list[tuple[str, Any]] | 
                 pos += 1
                 break
             return _problem_at(name, text, pos, "expected ',' or ']'")
-    pos = _WS.match(text, pos).end()  # type: ignore[union-attr]
-    if pos != len(text):
-        return _problem_at(name, text, pos, "extra data after the list")
-    return items
+    return items, pos
 
 
 def _problem_at(name: str, text: str, pos: int, what: str) -> Problem:
@@ -246,12 +266,16 @@ def read_jsonl(path: Path, text: str, name: str) -> Iterator[Item]:
         try:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
-            yield Problem(f"{name}:{number}", f"malformed JSON line: {exc.msg} (column {exc.colno})")
+            yield Problem(
+                f"{name}:{number}", f"malformed JSON line: {exc.msg} (column {exc.colno})"
+            )
             continue
         if isinstance(value, dict):
             yield Raw(value, f"{name}:{number}")
         else:
-            yield Problem(f"{name}:{number}", f"expected a JSON object, found {type(value).__name__}")
+            yield Problem(
+                f"{name}:{number}", f"expected a JSON object, found {type(value).__name__}"
+            )
 
 
 READERS: dict[str, Reader] = {

@@ -1,9 +1,5 @@
-"""Raw record (a dict from any reader) → :class:`~kg.models.Paper`.
-
-Column names are matched case-insensitively, with spaces and hyphens read as underscores,
-against the usual names of paper lists (OpenReview dumps, Paper Copilot, Semantic Scholar
-style exports). Only the abstract is required.
-"""
+"""Raw record (a dict from any reader) → :class:`~kg.models.Paper`. Only the abstract is
+required; see :mod:`kg.ingest.fields` for the column names understood."""
 
 from __future__ import annotations
 
@@ -11,21 +7,9 @@ import re
 from typing import Any
 
 from kg.ingest.clean import abstract_hash, clean_text
+from kg.ingest.fields import FIELD_NAMES, field_key
 from kg.ingest.readers import Raw
 from kg.models import Paper, Problem
-
-# Paper field → accepted column names, best first.
-FIELD_NAMES: dict[str, tuple[str, ...]] = {
-    "abstract": ("abstract", "summary", "abstract_text", "paper_abstract", "text"),
-    "title": ("title", "paper_title"),
-    "keywords": ("keywords", "keyword", "author_keywords", "tags"),
-    "authors": ("authors", "author", "author_names"),
-    "year": ("year", "publication_year", "pub_year"),
-    "venue": ("venue", "conference", "journal", "booktitle"),
-    "id": ("id", "paper_id", "paperid", "openreview_id", "forum_id", "forum"),
-    "url": ("url", "openreview_url", "openreview", "link", "paper_url", "forum_url", "site"),
-    "primary_area": ("primary_area", "area", "subject_area"),
-}
 
 _OPENREVIEW = re.compile(r"openreview\.net/(?:forum|pdf)\?(?:[^#\s]*&)?id=([A-Za-z0-9_\-]+)")
 _ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf)/([A-Za-z\-.]*/?\d{4}\.?\d{4,5})(?:v\d+)?")
@@ -34,20 +18,18 @@ _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 _AND = re.compile(r"\s+and\s+|\s*&\s*")
 
 
-def _key(name: object) -> str:
-    return re.sub(r"[\s\-]+", "_", str(name).strip().lower())
-
-
 def pick(fields: dict[str, Any]) -> dict[str, Any]:
     """The first non-empty value for each Paper field, found under any accepted name."""
     by_key: dict[str, Any] = {}
     for name, value in fields.items():
-        by_key.setdefault(_key(name), value)
+        by_key.setdefault(field_key(str(name)), value)
     picked: dict[str, Any] = {}
     for target, names in FIELD_NAMES.items():
         for name in names:
             value = by_key.get(name)
-            if value not in (None, "", [], {}) and not (isinstance(value, str) and not value.strip()):
+            if value not in (None, "", [], {}) and not (
+                isinstance(value, str) and not value.strip()
+            ):
                 picked[target] = value
                 break
     return picked
