@@ -1,0 +1,508 @@
+"""The Neo4j store: load kg's graph into Neo4j, and ask it for related papers.
+
+The graph is written in ``UNWIND $rows`` batches with ``MERGE`` on each node's stable ``id``
+(a uniqueness constraint per label backs every MERGE), inside the driver's managed
+transactions (``execute_write`` retries transient failures). Loading the same graph twice
+therefore leaves the same counts, and a load that died half-way can simply be run again.
+
+Every node kg writes carries ``kg_managed = true``, so ``replace=True`` removes exactly what
+kg loaded before and nothing else that lives in the same database.
+
+Labels and relationship types come from :mod:`kg.schema` (never from user input); every value
+reaches Cypher as a parameter. Every failure becomes one readable :class:`kg.errors.Neo4jError`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from kg.errors import Neo4jError
+from kg.schema import (
+    ENTITY_LABELS,
+    KEY,
+    LABEL_ATTR,
+    NAME,
+    TYPE_ATTR,
+    Label,
+    Rel,
+)
+
+DEFAULT_URI = "bolt://localhost:7687"
+DEFAULT_USER = "neo4j"
+DEFAULT_BATCH_SIZE = 1000
+#: The property that marks a node as written by kg (what ``replace=True`` deletes).
+MANAGED = "kg_managed"
+#: The full-text index over paper titles/abstracts and entity names.
+FULLTEXT_INDEX = "kg_text"
+#: Node properties that are bookkeeping, not graph data (left out of row comparisons).
+NODE_SKIP = {LABEL_ATTR}
+
+Progress = Callable[[int], None]
+
+
+# --------------------------------------------------------------------------- connection
+
+
+@dataclass
+class Neo4jConnection:
+    """Where and how to reach Neo4j. Open the driver with :meth:`open` (or ``with conn:``)."""
+
+    uri: str = DEFAULT_URI
+    user: str = DEFAULT_USER
+    password: str | None = None
+    database: str | None = None  # None: the server's default database
+    #: How long the driver keeps retrying a transaction that failed transiently.
+    max_retry_time: float = 15.0
+    connection_timeout: float = 5.0
+    _driver: Any = field(default=None, repr=False, compare=False)
+    #: True while a load runs: a dropped connection then reads "lost ... mid-load".
+    _loading: bool = field(default=False, repr=False, compare=False)
+
+    @classmethod
+    def from_env(
+        cls,
+        uri: str | None = None,
+        user: str | None = None,
+        password: str | None = None,
+        database: str | None = None,
+        **kwargs: Any,
+    ) -> Neo4jConnection:
+        """Explicit arguments first, then NEO4J_URI / NEO4J_USERNAME / NEO4J_PASSWORD /
+        NEO4J_DATABASE, then the defaults (bolt://localhost:7687, user neo4j, no password)."""
+        return cls(
+            uri=uri or os.environ.get("NEO4J_URI") or DEFAULT_URI,
+            user=user or os.environ.get("NEO4J_USERNAME") or DEFAULT_USER,
+            password=password if password is not None else os.environ.get("NEO4J_PASSWORD"),
+            database=database or os.environ.get("NEO4J_DATABASE") or None,
+            **kwargs,
+        )
+
+    @property
+    def where(self) -> str:
+        db = f" (database {self.database!r})" if self.database else ""
+        return f"{self.uri}{db}"
+
+    def open(self) -> Neo4jConnection:
+        """Create the driver and check that the server answers, accepts the credentials and
+        has the database. Raises :class:`Neo4jError` with one line otherwise."""
+        if self._driver is not None:
+            return self
+        import neo4j
+
+        # Without a password, send no credentials: a server with auth disabled accepts that,
+        # and one with auth enabled answers with a clear authentication error.
+        auth = (self.user, self.password) if self.password is not None else None
+        try:
+            self._driver = neo4j.GraphDatabase.driver(
+                self.uri,
+                auth=auth,
+                connection_timeout=self.connection_timeout,
+                max_transaction_retry_time=self.max_retry_time,
+                user_agent="kg",
+            )
+            self._driver.verify_connectivity()
+            # verify_connectivity does not look at the database: ask it something cheap.
+            self._driver.execute_query("RETURN 1", database_=self.database)
+        except Exception as exc:
+            self.close()
+            raise neo4j_error(exc, self) from None
+        return self
+
+    @property
+    def driver(self) -> Any:
+        return self.open()._driver
+
+    def close(self) -> None:
+        if self._driver is not None:
+            try:
+                self._driver.close()
+            finally:
+                self._driver = None
+
+    def __enter__(self) -> Neo4jConnection:
+        return self.open()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- running Cypher -------------------------------------------------------------------
+
+    def write(self, query: str, **params: Any) -> Any:
+        """Run ``query`` in a managed write transaction (retried on transient errors) and
+        return the records as dicts."""
+        def work(tx: Any) -> list[dict[str, Any]]:
+            return [r.data() for r in tx.run(query, params)]
+
+        return self._session_call("execute_write", work)
+
+    def read(self, query: str, **params: Any) -> list[dict[str, Any]]:
+        """Run ``query`` in a managed read transaction; the records as dicts."""
+        def work(tx: Any) -> list[dict[str, Any]]:
+            return [r.data() for r in tx.run(query, params)]
+
+        return self._session_call("execute_read", work)
+
+    def read_records(self, query: str, **params: Any) -> tuple[list[str], list[Any]]:
+        """Run ``query`` and return (column names, raw records) – nodes and paths kept whole."""
+        def work(tx: Any) -> tuple[list[str], list[Any]]:
+            result = tx.run(query, params)
+            records = list(result)
+            return list(result.keys()), records
+
+        return self._session_call("execute_read", work)
+
+    def _session_call(self, method: str, work: Callable[[Any], Any]) -> Any:
+        try:
+            with self.driver.session(database=self.database) as session:
+                return getattr(session, method)(work)
+        except Neo4jError:
+            raise
+        except Exception as exc:
+            if _is_driver_error(exc):
+                raise neo4j_error(exc, self) from None
+            raise
+
+
+def _is_driver_error(exc: BaseException) -> bool:
+    import neo4j.exceptions as ne
+
+    return isinstance(exc, (ne.Neo4jError, ne.DriverError, OSError, ValueError))
+
+
+def _first_line(text: str) -> str:
+    line = (text or "").strip().splitlines()[0] if (text or "").strip() else ""
+    return line if len(line) <= 200 else line[:197] + "..."
+
+
+def neo4j_error(exc: BaseException, conn: Neo4jConnection) -> Neo4jError:
+    """Translate a driver exception into one readable line."""
+    import neo4j.exceptions as ne
+
+    where = conn.where
+    code = getattr(exc, "code", None) or ""
+    message = _first_line(getattr(exc, "message", None) or str(exc))
+    if isinstance(exc, ne.AuthError) or code.startswith("Neo.ClientError.Security"):
+        return Neo4jError(
+            f"Neo4j at {conn.uri} rejected the credentials of user {conn.user!r} "
+            "(set --user/--password or NEO4J_USERNAME/NEO4J_PASSWORD)"
+        )
+    if code == "Neo.ClientError.Database.DatabaseNotFound":
+        return Neo4jError(f"Neo4j at {conn.uri} has no database {conn.database!r}")
+    if isinstance(exc, (ne.SessionExpired, ne.IncompleteCommit)) or (
+        isinstance(exc, ne.ServiceUnavailable) and conn._loading
+    ):
+        return Neo4jError(
+            f"lost the connection to Neo4j at {where} ({message}); "
+            "run the command again: loading is idempotent"
+        )
+    if isinstance(exc, ne.ServiceUnavailable) or isinstance(exc, OSError):
+        return Neo4jError(
+            f"cannot reach Neo4j at {conn.uri}: is it running? "
+            "(`docker compose up -d --wait`, or set --uri / NEO4J_URI)"
+        )
+    if isinstance(exc, (ne.ConfigurationError, ValueError)) and not code:
+        return Neo4jError(f"cannot use Neo4j URI {conn.uri!r}: {message}")
+    if isinstance(exc, ne.TransientError):
+        return Neo4jError(f"Neo4j at {where} kept failing transiently ({code}): {message}")
+    if code:
+        return Neo4jError(f"Neo4j at {where} failed: {code}: {message}")
+    return Neo4jError(f"Neo4j at {where} failed: {type(exc).__name__}: {message}")
+
+
+# --------------------------------------------------------------------------- rows
+
+
+@dataclass
+class GraphRows:
+    """A graph as Cypher parameter rows: nodes per label and relationships per (type, target
+    label). Node rows are ``{"id", "props"}``; relationship rows ``{"src", "dst", "props"}``."""
+
+    nodes: dict[Label, list[dict[str, Any]]]
+    rels: dict[tuple[Rel, Label, Label], list[dict[str, Any]]]
+
+    @property
+    def node_count(self) -> int:
+        return sum(len(rows) for rows in self.nodes.values())
+
+    @property
+    def rel_count(self) -> int:
+        return sum(len(rows) for rows in self.rels.values())
+
+    @property
+    def total(self) -> int:
+        return self.node_count + self.rel_count
+
+
+def _value(value: Any) -> Any:
+    """A property value Neo4j can store: scalars and homogeneous lists as they are; None stays
+    None (``SET n += props`` then removes the property); anything else as JSON text."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        items = [v for v in value if v is not None]
+        if all(isinstance(v, str) for v in items) or all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in items
+        ):
+            return list(items)
+        return [v if isinstance(v, str) else json.dumps(v, sort_keys=True) for v in items]
+    return json.dumps(value, sort_keys=True, default=str)
+
+
+def graph_to_rows(G: nx.MultiDiGraph) -> GraphRows:
+    """Split ``G`` into parameter rows for the loader. Pure: no database involved.
+
+    Rows come in a fixed order (sorted by id) so batches are reproducible. Unknown labels or
+    relationship types are rejected: they would have to be pasted into Cypher text.
+
+    >>> G = nx.MultiDiGraph()
+    >>> G.add_node("p1", id="p1", label="Paper", name="P", title="T", year=2024)
+    >>> G.add_node("dataset:x", id="dataset:x", label="Dataset", name="X", paper_count=1)
+    >>> _ = G.add_edge("p1", "dataset:x", key="EVALUATES_ON", type="EVALUATES_ON", count=2)
+    >>> rows = graph_to_rows(G)
+    >>> rows.nodes[Label.PAPER]
+    [{'id': 'p1', 'props': {'id': 'p1', 'name': 'P', 'title': 'T', 'year': 2024}}]
+    >>> rows.rels[(Rel.EVALUATES_ON, Label.PAPER, Label.DATASET)]
+    [{'src': 'p1', 'dst': 'dataset:x', 'props': {'count': 2}}]
+    """
+    labels: dict[str, Label] = {}
+    nodes: dict[Label, list[dict[str, Any]]] = {}
+    for node, attrs in sorted(G.nodes(data=True), key=lambda na: str(na[0])):
+        try:
+            label = Label(attrs[LABEL_ATTR])
+        except (KeyError, ValueError):
+            raise Neo4jError(
+                f"node {node!r} has no kg label (got {attrs.get(LABEL_ATTR)!r})"
+            ) from None
+        node_id = str(attrs.get(KEY, node))
+        labels[node] = label
+        props = {k: _value(v) for k, v in attrs.items() if k not in NODE_SKIP}
+        props[KEY] = node_id
+        props.setdefault(NAME, attrs.get("display_name") or node_id)
+        nodes.setdefault(label, []).append({"id": node_id, "props": dict(sorted(props.items()))})
+    rels: dict[tuple[Rel, Label, Label], list[dict[str, Any]]] = {}
+    for u, v, key, attrs in sorted(
+        G.edges(keys=True, data=True), key=lambda e: (str(e[0]), str(e[1]), str(e[2]))
+    ):
+        try:
+            rel = Rel(attrs.get(TYPE_ATTR) or key)
+        except ValueError:
+            raise Neo4jError(f"edge {u!r} -> {v!r} has no kg type (got {key!r})") from None
+        props = {k: _value(x) for k, x in attrs.items() if k != TYPE_ATTR}
+        row = {
+            "src": str(G.nodes[u].get(KEY, u)),
+            "dst": str(G.nodes[v].get(KEY, v)),
+            "props": dict(sorted(props.items())),
+        }
+        rels.setdefault((rel, labels[u], labels[v]), []).append(row)
+    return GraphRows(nodes=nodes, rels=rels)
+
+
+# --------------------------------------------------------------------------- Cypher text
+# Labels and types below are schema enum values, quoted as identifiers; values are parameters.
+
+
+def _q(name: str) -> str:
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise ValueError(f"not a safe Cypher identifier: {name!r}")
+    return f"`{name}`"
+
+
+def schema_statements() -> list[str]:
+    """Constraints (one unique ``id`` per label) and the full-text index, all IF NOT EXISTS."""
+    stmts = [
+        f"CREATE CONSTRAINT kg_{label.value.lower()}_id IF NOT EXISTS "
+        f"FOR (n:{_q(label.value)}) REQUIRE n.{KEY} IS UNIQUE"
+        for label in (Label.PAPER, *ENTITY_LABELS)
+    ]
+    all_labels = "|".join(_q(label.value) for label in (Label.PAPER, *ENTITY_LABELS))
+    stmts.append(
+        f"CREATE FULLTEXT INDEX {FULLTEXT_INDEX} IF NOT EXISTS FOR (n:{all_labels}) "
+        f"ON EACH [n.title, n.abstract, n.{NAME}]"
+    )
+    return stmts
+
+
+def node_statement(label: Label) -> str:
+    return (
+        f"UNWIND $rows AS row MERGE (n:{_q(label.value)} {{{KEY}: row.id}}) "
+        f"SET n += row.props, n.{MANAGED} = true"
+    )
+
+
+def rel_statement(rel: Rel, src: Label, dst: Label) -> str:
+    return (
+        f"UNWIND $rows AS row "
+        f"MATCH (a:{_q(src.value)} {{{KEY}: row.src}}) "
+        f"MATCH (b:{_q(dst.value)} {{{KEY}: row.dst}}) "
+        f"MERGE (a)-[r:{_q(rel.value)}]->(b) SET r += row.props"
+    )
+
+
+def delete_statement(label: Label) -> str:
+    return (
+        f"MATCH (n:{_q(label.value)}) WHERE n.{MANAGED} = true "
+        "WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS deleted"
+    )
+
+
+# --------------------------------------------------------------------------- loading
+
+
+@dataclass
+class LoadSummary:
+    """What a load wrote: rows per label and per relationship type, and how long it took."""
+
+    uri: str
+    database: str | None
+    nodes: dict[str, int]
+    rels: dict[str, int]
+    seconds: float
+    deleted: int = 0  # kg nodes removed first (replace=True)
+    batches: int = 0
+
+    @property
+    def node_count(self) -> int:
+        return sum(self.nodes.values())
+
+    @property
+    def rel_count(self) -> int:
+        return sum(self.rels.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "uri": self.uri, "database": self.database, "nodes": self.nodes, "rels": self.rels,
+            "node_count": self.node_count, "rel_count": self.rel_count,
+            "seconds": round(self.seconds, 3), "deleted": self.deleted, "batches": self.batches,
+        }
+
+
+def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, Any]]]:
+    for i in range(0, len(rows), size):
+        yield rows[i : i + size]
+
+
+def ensure_schema(conn: Neo4jConnection) -> None:
+    """Create kg's constraints and indexes if missing and wait until they are online."""
+    for stmt in schema_statements():
+        conn.write(stmt)
+    conn.write("CALL db.awaitIndexes(300)")
+
+
+def delete_kg_nodes(conn: Neo4jConnection, batch_size: int = DEFAULT_BATCH_SIZE) -> int:
+    """Delete every node kg loaded (and its relationships), in batches. Returns the count."""
+    total = 0
+    for label in (Label.PAPER, *ENTITY_LABELS):
+        while True:
+            deleted = conn.write(delete_statement(label), limit=batch_size)[0]["deleted"]
+            total += deleted
+            if deleted < batch_size:
+                break
+    return total
+
+
+def load_graph_into_neo4j(
+    G: nx.MultiDiGraph,
+    conn: Neo4jConnection,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    replace: bool = False,
+    progress: Progress | None = None,
+) -> LoadSummary:
+    """Write ``G`` into Neo4j: nodes first (MERGE on ``id``), then relationships.
+
+    ``progress(n)`` is called after each batch with the number of rows it wrote (the total is
+    ``G.number_of_nodes() + G.number_of_edges()``). ``replace=True`` first deletes what kg
+    loaded before. Idempotent: running it again (also after an interruption) converges to
+    the same graph.
+    """
+    if batch_size < 1:
+        raise ValueError("batch_size must be at least 1")
+    rows = graph_to_rows(G)
+    t0 = time.perf_counter()
+    conn.open()
+    batches = 0
+    conn._loading = True
+    try:
+        ensure_schema(conn)
+        deleted = delete_kg_nodes(conn, batch_size) if replace else 0
+        for label, node_rows in rows.nodes.items():
+            stmt = node_statement(label)
+            for batch in _batches(node_rows, batch_size):
+                conn.write(stmt, rows=batch)
+                batches += 1
+                if progress:
+                    progress(len(batch))
+        for (rel, src, dst), rel_rows in rows.rels.items():
+            stmt = rel_statement(rel, src, dst)
+            for batch in _batches(rel_rows, batch_size):
+                conn.write(stmt, rows=batch)
+                batches += 1
+                if progress:
+                    progress(len(batch))
+    finally:
+        conn._loading = False
+    rel_counts: dict[str, int] = {}
+    for (rel, _, _), rel_rows in rows.rels.items():
+        rel_counts[rel.value] = rel_counts.get(rel.value, 0) + len(rel_rows)
+    return LoadSummary(
+        uri=conn.uri,
+        database=conn.database,
+        nodes={label.value: len(r) for label, r in rows.nodes.items()},
+        rels=rel_counts,
+        seconds=time.perf_counter() - t0,
+        deleted=deleted,
+        batches=batches,
+    )
+
+
+def count_kg_graph(conn: Neo4jConnection) -> dict[str, dict[str, int]]:
+    """Counts of kg-managed nodes per label and their relationships per type, in the DB."""
+    nodes = {
+        label.value: conn.read(
+            f"MATCH (n:{_q(label.value)}) WHERE n.{MANAGED} = true RETURN count(n) AS c"
+        )[0]["c"]
+        for label in (Label.PAPER, *ENTITY_LABELS)
+    }
+    rels = {
+        rel.value: conn.read(
+            f"MATCH (:{_q(Label.PAPER.value)} {{{MANAGED}: true}})-[r:{_q(rel.value)}]->() "
+            "RETURN count(r) AS c"
+        )[0]["c"]
+        for rel in Rel
+    }
+    return {"nodes": nodes, "rels": rels}
+
+
+# --------------------------------------------------------------------------- related papers
+
+
+def related_papers_neo4j(conn: Neo4jConnection, paper_id: str, k: int | None = 10) -> list[Any]:
+    """The Cypher twin of :func:`kg.related.related_papers`: the same ranking and reasons,
+    computed by the canned query ``related_papers`` inside Neo4j."""
+    from kg.errors import NotFoundError
+    from kg.queries import get_query
+    from kg.related import Related, Shared
+
+    query = get_query("related_papers")
+    records = conn.read(query.text, paper=paper_id, k=k if k is not None else 2**31 - 1)
+    if not records and not conn.read(
+        f"MATCH (p:{_q(Label.PAPER.value)} {{{KEY}: $id}}) RETURN count(p) AS c", id=paper_id
+    )[0]["c"]:
+        raise NotFoundError(f"paper {paper_id!r} is not in Neo4j at {conn.where} (run `kg load`)")
+    out = []
+    for rec in records:
+        shared = [
+            Shared(s["id"], s["name"], s["label"], s["weight"]) for s in rec["shared"]
+        ]
+        shared.sort(key=lambda s: (-s.weight, s.name))
+        out.append(
+            Related(rec["id"], rec["title"] or "", rec["display_name"] or "", rec["score"], shared)
+        )
+    return out
