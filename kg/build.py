@@ -12,7 +12,7 @@ from typing import Any
 import networkx as nx
 
 from kg.cache import ExtractionCache
-from kg.extract.components import COINED
+from kg.extract.components import COINED, is_name_like
 from kg.extract.pipeline import Extractor, doc_mentions, model_name, pipeline_version
 from kg.extract.resolve import resolve_entities
 from kg.graph import build_graph as assemble_graph
@@ -75,6 +75,9 @@ def display_name(paper: Paper, mentions: list[Mention]) -> str:
     first words of its abstract."""
     for m in mentions:
         if m.role == Rel.PROPOSES and m.type in (Label.METHOD, Label.DATASET) and COINED.match(m.text):
+            return m.text
+    for m in mentions:  # a proposed multi-word name ("Weighted Gaussian Mechanism")
+        if m.role == Rel.PROPOSES and is_name_like(m.text) and len(m.text) <= 60:
             return m.text
     if paper.title:
         return paper.title if len(paper.title) <= 60 else _first_words(paper.title, 8)

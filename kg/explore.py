@@ -17,7 +17,7 @@ def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, A
     For a paper the links are the entities it proposes, uses, evaluates on...; for an entity
     they are the papers that link to it.
     """
-    attrs = dict(G.nodes[node])
+    attrs = {"id": node, **G.nodes[node]}  # node-link loading moves "id" into the node key
     is_paper = attrs[LABEL_ATTR] == Label.PAPER.value
     edges = G.out_edges(node, data=True) if is_paper else G.in_edges(node, data=True)
     links = []

@@ -25,12 +25,14 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.acronyms import find_long_form, is_acronym
 from kg.extract.lexicon import Lexicon, load_lexicon
+from kg.extract.normalize import singularize
 from kg.schema import DEFAULT_ROLE, Label, Rel
 
 CANDIDATES = "kg_candidates"
 
 #: Source priority when candidates overlap (higher wins, then the longer span).
-PRIORITY = {"acronym": 6, "lexicon": 5, "gazetteer": 4, "coined": 3, "model": 3, "phrase": 1, "concept": 0}
+PRIORITY = {"acronym": 6, "lexicon": 5, "gazetteer": 4, "coined": 3, "model": 3, "phrase": 1,
+            "concept": 0, "word": -1}
 UNKNOWN = "Unknown"
 
 if not Doc.has_extension("kg_acronyms"):
@@ -40,7 +42,7 @@ if not Doc.has_extension("kg_mentions"):
 
 # A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), or
 # an all-caps word of 2+ letters ("MMEB", "LLM").
-COINED = re.compile(r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d)|^[A-Z]{2}$")
+COINED = re.compile(r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d|[A-Z]+-[A-Z]{2,})|^[A-Z]{2}$")
 #: A name-like phrase: coined, or at least two capitalised words ("Group Relative Policy Optimization").
 def is_name_like(text: str) -> bool:
     words = text.replace("-", " ").split()
@@ -191,6 +193,9 @@ class PhraseRules:
         self.matcher.add("concept", [[modifier, noun], [modifier, modifier, noun],
                                      [modifier, {"ORTH": "-"}, modifier, noun],
                                      [modifier, modifier, modifier, noun]])
+        # A single content noun ("retrieval", "embeddings") is a concept too: shared words of this
+        # kind are much of what relates two abstracts (rare ones weigh more in kg related).
+        self.matcher.add("word", [[{"POS": "NOUN", "IS_ALPHA": True, "IS_LOWER": True, "LENGTH": {">=": 4}}]])
         self.has_tags = nlp.has_pipe("tagger")
 
     def _generic(self, span: Span) -> bool:
@@ -232,6 +237,10 @@ class PhraseRules:
                 _add_candidate(doc, start, end, str(Label.TASK), "phrase")
             elif tagged and rule == "concept" and not self._generic(span):
                 _add_candidate(doc, start, end, str(Label.CONCEPT), "concept")
+            elif (tagged and rule == "word" and not span[0].is_stop and not self._generic(span)
+                  and singularize(span[0].lower_) not in self.lexicon.common_words
+                  and span[0].lower_ not in self.lexicon.common_words):
+                _add_candidate(doc, start, end, str(Label.CONCEPT), "word")
         return doc
 
 
@@ -353,7 +362,19 @@ class MentionSelector:
             acr = tok.text if tok.text in acronyms else (tok.text[:-1] if tok.text.endswith("s") and tok.text[:-1] in acronyms else None)
             if acr and not covered[tok.i] and acr in long_label:
                 extra.append(Span(doc, tok.i, tok.i + 1, label=long_label[acr], kb_id="acronym"))
-        spans = sorted(chosen + extra, key=lambda s: s.start)
+        # The head noun of a multi-word task or concept is a broader concept the paper also
+        # talks about ("multimodal retrieval" -> "retrieval"); it links papers that phrase the
+        # same thing differently. Marked source="head" so evaluation can leave it out.
+        for span in chosen:
+            head = span[-1]
+            if (len(span) > 1 and span.label_ in (str(Label.TASK), str(Label.CONCEPT))
+                    and head.is_lower and head.is_alpha and len(head) >= 4
+                    and head.lower_ not in self.lexicon.generic_nouns
+                    and head.lower_ not in self.lexicon.common_words
+                    and singularize(head.lower_) not in self.lexicon.common_words
+                    and head.lower_.rstrip("s") not in self.lexicon.generic_nouns):
+                extra.append(Span(doc, head.i, head.i + 1, label=str(Label.CONCEPT), kb_id="head"))
+        spans = sorted(chosen + extra, key=lambda s: (s.start, -(s.end - s.start)))
         for span in spans:
             text = span.text
             acr = text if text in acronyms else (text[:-1] if text[:-1] in acronyms else None)

@@ -30,6 +30,7 @@ class Lexicon:
     dataset_heads: frozenset[str]
     method_heads: frozenset[str]
     generic_nouns: frozenset[str]
+    common_words: frozenset[str]
     proposal_cues: tuple[str, ...]
     metric_terms: tuple[str, ...]
     #: label -> list of (name, aliases)
@@ -57,6 +58,7 @@ def load_lexicon() -> Lexicon:
         dataset_heads=words("dataset_heads.txt"),
         method_heads=words("method_heads.txt"),
         generic_nouns=words("generic_nouns.txt"),
+        common_words=words("common_words.txt"),
         proposal_cues=tuple(read_data_lines("proposal_cues.txt")),
         metric_terms=tuple(read_data_lines("metric_terms.txt")),
         gazetteers={label: _gazetteer(path) for label, path in GAZETTEER_FILES.items()},
