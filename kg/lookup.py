@@ -16,7 +16,7 @@ from kg.errors import AmbiguousError, NotFoundError
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
 
 FUZZY_THRESHOLD = 80.0
-FUZZY_MARGIN = 4.0  # a fuzzy winner must beat the next paper by this much, or it's ambiguous
+FUZZY_MARGIN = 8.0  # a fuzzy winner must beat the next paper by this much, or it's ambiguous
 
 
 def _fold(text: str) -> str:

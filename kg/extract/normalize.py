@@ -62,7 +62,7 @@ def normalize_key(surface: str) -> str:
     # "Atlas" or "ImageNet-Sketches" are names, not plurals.
     if _ACRONYM_PLURAL.match(last):
         words[-1] = last[:-1]
-    elif last.islower():
+    elif last.islower() or (len(words) > 1 and last.istitle()):  # "Large Language Models"
         parts = last.split("-")
         parts[-1] = singularize(parts[-1])
         words[-1] = "-".join(parts)

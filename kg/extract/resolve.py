@@ -23,8 +23,9 @@ def _pick_label(votes: Counter[Label]) -> Label:
 
 
 def _pick_name(forms: Counter[str]) -> str:
-    # The most frequent surface form; ties go to the longer, then the alphabetically first.
-    return max(forms, key=lambda f: (forms[f], len(f), [-ord(c) for c in f]))
+    # The most frequent surface form; ties go to the shorter (usually the singular, lower-case
+    # form), then the alphabetically first.
+    return min(forms, key=lambda f: (-forms[f], len(f), f))
 
 
 def resolve_entities(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, Entity]:

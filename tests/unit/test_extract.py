@@ -1,0 +1,67 @@
+"""The extraction pipeline on small hand-written abstracts (real spaCy model, no fakes)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kg.extract.pipeline import Extractor, load_pipeline
+from kg.models import Mention
+from kg.schema import Label, Rel
+
+
+@pytest.fixture(scope="module")
+def extractor() -> Extractor:
+    return Extractor()
+
+
+def by_text(mentions: list[Mention]) -> dict[str, Mention]:
+    return {m.text: m for m in mentions}
+
+
+def test_pipeline_is_made_of_registered_components() -> None:
+    nlp = load_pipeline()
+    for name in ("kg_acronyms", "kg_gazetteer", "kg_rules", "kg_mentions"):
+        assert name in nlp.pipe_names
+    assert "parser" not in nlp.pipe_names  # excluded: kg does not need it
+
+
+def test_proposed_versus_used(extractor: Extractor) -> None:
+    text = ("We propose FooNet, a sparse encoder for protein folding. "
+            "FooNet is trained with AdamW and evaluated on the CASP14 benchmark.")
+    ms = by_text(extractor.extract_texts([text])[0])
+    assert ms["FooNet"].role == Rel.PROPOSES and ms["FooNet"].type == Label.METHOD
+    assert ms["AdamW"].role == Rel.USES
+    casp = next(m for m in ms.values() if m.text.startswith("CASP14"))
+    assert casp.type == Label.DATASET and casp.role == Rel.EVALUATES_ON
+
+
+def test_acronym_resolves_to_long_form(extractor: Extractor) -> None:
+    text = ("Scene text recognition (STR) is hard. We improve STR accuracy "
+            "with a new decoder.")
+    mentions = extractor.extract_texts([text])[0]
+    str_mentions = [m for m in mentions if m.text == "STR"]
+    assert str_mentions, [m.text for m in mentions]
+    assert all(m.canonical == "Scene text recognition" for m in str_mentions)
+    assert all(m.type == Label.TASK for m in str_mentions)
+
+
+def test_offsets_and_evidence_point_into_the_text(extractor: Extractor) -> None:
+    text = "Retrieval is old. We evaluate on ImageNet and report top-1 accuracy."
+    for m in extractor.extract_texts([text])[0]:
+        assert text[m.start : m.end] == m.text
+        assert m.text in m.sentence and m.sentence in text
+    metric = [m for m in extractor.extract_texts([text])[0] if m.type == Label.METRIC]
+    assert [m.text for m in metric] == ["top-1 accuracy"]
+
+
+def test_common_words_alone_are_not_entities(extractor: Extractor) -> None:
+    text = "In this paper, we study the performance of the method on many tasks."
+    assert extractor.extract_texts([text])[0] == []
+
+
+def test_deterministic(extractor: Extractor) -> None:
+    text = "We introduce BarBench, a benchmark for code repair, and evaluate GPT-4o on it."
+    first = extractor.extract_texts([text])[0]
+    second = Extractor(batch_size=1).extract_texts([text])[0]
+    assert first == second
+    assert any(m.text == "BarBench" and m.type == Label.DATASET and m.role == Rel.PROPOSES for m in first)

@@ -1,0 +1,73 @@
+"""Cross-paper resolution and the graph built from it (hand-made mentions, no model)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg.extract.resolve import resolve_entities
+from kg.graph import build_graph
+from kg.models import Mention, Paper
+from kg.schema import Label, Rel
+from kg.store.file import load_graph, save_graph
+
+
+def mention(text: str, label: Label, role: Rel | None = None, canonical: str = "", start: int = 0) -> Mention:
+    from kg.schema import DEFAULT_ROLE
+
+    return Mention(start=start, end=start + len(text), text=text, type=label,
+                   role=role or DEFAULT_ROLE[label], sentence=f"... {text} ...", canonical=canonical or text)
+
+
+def corpus() -> tuple[list[Paper], dict[str, list[Mention]]]:
+    papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"Paper {i}", display_name=f"P{i}")
+              for i in range(3)]
+    mentions = {
+        "p0": [mention("Massive Multimodal Embedding Benchmark", Label.DATASET),
+               mention("MMEB", Label.DATASET, canonical="Massive Multimodal Embedding Benchmark", start=50),
+               mention("FooNet", Label.METHOD, Rel.PROPOSES)],
+        "p1": [mention("MMEB", Label.METHOD),  # typed differently, acronym not defined here
+               mention("foonet", Label.METHOD),
+               mention("multi-vector retrieval", Label.TASK)],
+        "p2": [mention("Multi Vector Retrievals", Label.TASK),
+               mention("rare idea", Label.CONCEPT)],
+    }
+    return papers, mentions
+
+
+def test_acronyms_and_variants_merge_across_papers() -> None:
+    _, mentions = corpus()
+    entities = resolve_entities(mentions)
+    mmeb = entities["dataset:massive-multimodal-embedding-benchmark"]
+    assert "MMEB" in mmeb.aliases and mmeb.paper_count == 2
+    assert mentions["p1"][0].entity == mmeb.id and mentions["p1"][0].type == Label.DATASET
+    task = entities["task:multi-vector-retrieval"]
+    assert task.paper_count == 2 and task.name == "multi-vector retrieval"
+    assert "Multi Vector Retrievals" in task.aliases
+    assert entities["method:foonet"].name == "FooNet" or entities["method:foonet"].name == "foonet"
+
+
+def test_graph_follows_schema() -> None:
+    papers, mentions = corpus()
+    entities = resolve_entities(mentions)
+    G = build_graph(papers, mentions, entities)
+    # One edge per (paper, entity); PROPOSES wins over the default role.
+    assert set(G["p0"]["method:foonet"]) == {"PROPOSES"}
+    assert set(G["p1"]["method:foonet"]) == {"USES"}
+    edge = G["p0"]["dataset:massive-multimodal-embedding-benchmark"]["EVALUATES_ON"]
+    assert edge["count"] == 2 and edge["evidence"] and edge["start"] == 0
+    assert G.nodes["p0"]["label"] == "Paper" and G.nodes["p0"]["name"] == "P0"
+    # A concept of one paper is not kept: it relates nothing.
+    assert "concept:rare-idea" not in G
+    assert G.nodes["task:multi-vector-retrieval"]["paper_count"] == 2
+
+
+def test_same_input_same_bytes(tmp_path: Path) -> None:
+    outputs = []
+    for order in (1, -1):
+        papers, mentions = corpus()
+        mentions = dict(list(mentions.items())[::order])
+        G = build_graph(papers[::order], mentions, resolve_entities(mentions))
+        outputs.append(save_graph(G, tmp_path / f"g{order}.json").read_bytes())
+    assert outputs[0] == outputs[1]
+    G = load_graph(tmp_path / "g1.json")
+    assert G.number_of_nodes() > 0 and G.is_multigraph() and G.is_directed()
