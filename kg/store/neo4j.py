@@ -38,6 +38,7 @@ from kg.schema import (
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_USER = "neo4j"
 DEFAULT_BATCH_SIZE = 1000
+URI_SCHEMES = ("bolt", "neo4j", "bolt+s", "bolt+ssc", "neo4j+s", "neo4j+ssc")
 #: The property that marks a node as written by kg (what ``replace=True`` deletes).
 MANAGED = "kg_managed"
 #: The full-text index over paper titles/abstracts and entity names.
@@ -76,7 +77,11 @@ class Neo4jConnection:
         **kwargs: Any,
     ) -> Neo4jConnection:
         """Explicit arguments first, then NEO4J_URI / NEO4J_USERNAME / NEO4J_PASSWORD /
-        NEO4J_DATABASE, then the defaults (bolt://localhost:7687, user neo4j, no password)."""
+        NEO4J_DATABASE, then the defaults (bolt://localhost:7687, user neo4j, no password).
+        KG_NEO4J_RETRY_SECONDS bounds how long transient failures are retried."""
+        retry = os.environ.get("KG_NEO4J_RETRY_SECONDS")
+        if retry and "max_retry_time" not in kwargs:
+            kwargs["max_retry_time"] = float(retry)
         return cls(
             uri=uri or os.environ.get("NEO4J_URI") or DEFAULT_URI,
             user=user or os.environ.get("NEO4J_USERNAME") or DEFAULT_USER,
@@ -97,6 +102,12 @@ class Neo4jConnection:
             return self
         import neo4j
 
+        scheme = self.uri.partition("://")[0].lower()
+        if scheme not in URI_SCHEMES:
+            raise Neo4jError(
+                f"cannot use Neo4j URI {self.uri!r}: it must start with "
+                + ", ".join(f"{s}://" for s in URI_SCHEMES[:2]) + " (Bolt)"
+            )
         # Without a password, send no credentials: a server with auth disabled accepts that,
         # and one with auth enabled answers with a clear authentication error.
         auth = (self.user, self.password) if self.password is not None else None
@@ -506,3 +517,35 @@ def related_papers_neo4j(conn: Neo4jConnection, paper_id: str, k: int | None = 1
             Related(rec["id"], rec["title"] or "", rec["display_name"] or "", rec["score"], shared)
         )
     return out
+
+
+def paper_lookup_graph(conn: Neo4jConnection) -> nx.MultiDiGraph:
+    """A small graph of the papers in Neo4j and what they propose: enough for
+    :func:`kg.lookup.find_paper` to resolve a title or name without the graph file."""
+    G = nx.MultiDiGraph()
+    paper = _q(Label.PAPER.value)
+    for rec in conn.read(
+        f"MATCH (p:{paper}) RETURN p.{KEY} AS id, p.title AS title, "
+        "p.display_name AS display_name, left(coalesce(p.abstract, ''), 100) AS abstract"
+    ):
+        G.add_node(rec["id"], **{LABEL_ATTR: Label.PAPER.value, **rec})
+    for rec in conn.read(
+        f"MATCH (p:{paper})-[:{_q(Rel.PROPOSES.value)}]->(e) "
+        f"RETURN p.{KEY} AS paper, e.{KEY} AS id, e.{NAME} AS name, labels(e)[0] AS label, "
+        "coalesce(e.aliases, []) AS aliases"
+    ):
+        G.add_node(rec["id"], **{LABEL_ATTR: rec["label"], NAME: rec["name"],
+                                 "aliases": rec["aliases"]})
+        G.add_edge(rec["paper"], rec["id"], key=Rel.PROPOSES.value,
+                   **{TYPE_ATTR: Rel.PROPOSES.value})
+    return G
+
+
+def find_paper_neo4j(conn: Neo4jConnection, query: str) -> tuple[str, dict[str, Any]]:
+    """Resolve ``query`` (title, display name, id or proposed entity) to a paper in Neo4j,
+    the same way :func:`kg.lookup.find_paper` does on the file. Returns (id, attributes)."""
+    from kg.lookup import find_paper
+
+    G = paper_lookup_graph(conn)
+    pid = find_paper(G, query)
+    return pid, dict(G.nodes[pid])
