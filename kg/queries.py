@@ -128,9 +128,9 @@ def parse_query(text: str, path: str = "") -> Query:
 
 
 def _files() -> list[Any]:
-    root = resources.files("kg") / "cypher"
+    root: Any = resources.files("kg") / "cypher"
     if not root.is_dir():  # a source checkout without the kg/cypher link
-        root = Path(__file__).resolve().parent.parent / "cypher"  # type: ignore[assignment]
+        root = Path(__file__).resolve().parent.parent / "cypher"
     return sorted((f for f in root.iterdir() if f.name.endswith(".cypher")), key=lambda f: f.name)
 
 

@@ -214,7 +214,7 @@ def neo4j_error(exc: BaseException, conn: Neo4jConnection) -> Neo4jError:
             f"lost the connection to Neo4j at {where} ({message}); "
             "run the command again: loading is idempotent"
         )
-    if isinstance(exc, ne.ServiceUnavailable) or isinstance(exc, OSError):
+    if isinstance(exc, (ne.ServiceUnavailable, OSError)):
         return Neo4jError(
             f"cannot reach Neo4j at {conn.uri}: is it running? "
             "(`docker compose up -d --wait`, or set --uri / NEO4J_URI)"
