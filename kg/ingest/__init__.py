@@ -85,7 +85,7 @@ def _files(inputs: list[Path]) -> Iterator[Path | Problem]:
     seen: set[Path] = set()
     for path in inputs:
         if path.is_dir():
-            found = list(_walk(path))
+            found = _walk(path)
             if not found:
                 yield Problem(str(path), f"no {_extensions()} files in this folder")
             candidates = found
@@ -110,12 +110,16 @@ def _files(inputs: list[Path]) -> Iterator[Path | Problem]:
                 yield file
 
 
-def _walk(folder: Path) -> Iterator[Path]:
+def _walk(folder: Path) -> list[Path]:
+    """Corpus files under ``folder``, hidden ones skipped, sorted by their relative path (so
+    ``a.txt`` < ``b/c.txt`` < ``d.txt``, the same on every machine)."""
+    found = []
     for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
             if not name.startswith(".") and Path(name).suffix.lower() in READERS:
-                yield Path(root) / name
+                found.append(Path(root) / name)
+    return sorted(found, key=lambda p: p.relative_to(folder).parts)
 
 
 def _read_file(path: Path) -> Iterator[Raw | Problem]:
