@@ -67,7 +67,7 @@ def export_html(
     ``0``: no cap).
     """
     labels = parse_types(types) if not isinstance(types, tuple) else types
-    focus_id = resolve_focus(G, focus) if focus else None
+    focus_id = resolve_focus(G, focus) if focus is not None else None
     sel = select(G, focus=focus_id, depth=depth, types=labels, max_nodes=max_nodes)
     if title is None:
         if focus_id:

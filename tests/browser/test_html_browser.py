@@ -21,6 +21,14 @@ def _most_linked_paper(G: nx.MultiDiGraph) -> str:
     return max(papers, key=lambda n: (G.degree(n), n))
 
 
+def _heading(G: nx.MultiDiGraph, paper: str) -> str:
+    """The first tooltip line of a paper: its full title (the seeds have none: its name)."""
+    attrs = G.nodes[paper]
+    heading = attrs.get("title") or attrs.get("name") or paper
+    assert heading
+    return " ".join(heading.split())
+
+
 def _hover_tooltip(p: Any, node_ids: list[str]) -> tuple[str, str]:
     """Hover the first node in ``node_ids`` that is on top at its own centre; its tooltip."""
     canvas = p.page.locator("#kg-network canvas").bounding_box()
@@ -67,7 +75,7 @@ def test_seeds_export_in_chromium(offline_page: Any, html_graph_path, screenshot
     )
     node_id, text = _hover_tooltip(p, papers)
     attrs = G.nodes[node_id]
-    assert attrs["title"] in text and "Paper" in text
+    assert _heading(G, node_id) in text and "Paper" in text
     assert attrs["abstract"][:40] in text
     p.page.screenshot(path=str(screenshot_dir / "html-seeds.png"))  # overview + one tooltip
 
@@ -96,14 +104,10 @@ def test_seeds_export_in_chromium(offline_page: Any, html_graph_path, screenshot
 def test_focus_export_in_chromium(offline_page: Any, html_graph_path, screenshot_dir, tmp_path):
     G = load_graph(html_graph_path)
     focus = _most_linked_paper(G)
-    query = focus
-    try:  # once the lead's matcher exists, focus by the title as a user would
-        import kg.lookup  # noqa: F401
-
-        query = G.nodes[focus]["title"]
-    except ModuleNotFoundError:
-        pass
+    # Focus by name as a user would (kg.lookup.find_paper matches it as `kg related` does).
+    query = G.nodes[focus].get("display_name") or G.nodes[focus]["title"]
     result = export_html(G, tmp_path / "focus.html", focus=query, depth=2)
+    assert result.selection.focus == focus
     expected = nx.ego_graph(G, focus, radius=2, undirected=True)
     assert set(result.selection.graph) == set(expected)  # complete: no cap on a focus export
     p = offline_page
@@ -111,6 +115,6 @@ def test_focus_export_in_chromium(offline_page: Any, html_graph_path, screenshot
     _check_page(p, G, expected)
     assert p.js("network.getSelectedNodes()") == [focus]
     node_id, text = _hover_tooltip(p, [focus])
-    assert G.nodes[focus]["title"] in text
+    assert _heading(G, focus) in text
     p.page.screenshot(path=str(screenshot_dir / "html-focus.png"))
     assert p.console_errors == []
