@@ -76,7 +76,8 @@ _MD_STRONG = [
     re.compile(r"\*\*(?=\S)(.+?)(?<=\S)\*\*", re.DOTALL),
     re.compile(r"(?<![\w\\])__(?=\S)(.+?)(?<=\S)__(?!\w)", re.DOTALL),
 ]
-_MD_EM_STAR = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*\\])\*(?![\w*])")
+# CommonMark: "*" may emphasise inside a word ("f-*IN*fluence"), "_" may not.
+_MD_EM_STAR = re.compile(r"(?<![*\\])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*\\])\*(?!\*)")
 _MD_EM_UNDERSCORE = re.compile(r"(?<![\w\\])_(?=[^\s_])([^_\n]+?)(?<=[^\s_\\])_(?!\w)")
 _TEX_DQUOTE = re.compile(r"``(.*?)(?:''|\")", re.DOTALL)
 _TEX_SQUOTE = re.compile(r"(?<!`)`([^`'\n]{1,80})'(?!\w)")
@@ -254,6 +255,8 @@ def _latex_converter() -> tuple[Callable[[str], str], frozenset[str]]:
 
     walker_db = walker_context_db()
     walker_specs = [MacroSpec(name, "{") for name in _STYLE_MACROS + _DISCARD_1ARG]
+    # natbib: \citep[see][p. 3]{key}
+    walker_specs += [MacroSpec(name, "[[{") for name in _DISCARD_1ARG if name.startswith("cite")]
     walker_specs += [MacroSpec(name, "") for name in list(_ABBREVIATIONS) + _DISCARD_0ARG]
     walker_specs += [
         MacroSpec("textcolor", "[{{"),
@@ -290,7 +293,7 @@ _LATEX_SPAN = re.compile(
     r"\$\$.+?\$\$|\$.+?\$|\\\(.+?\\\)|\\\[.+?\\\]"
     r"|\\begin\{([A-Za-z]+\*?)\}.*?\\end\{\1\}"
     r"|\\['\"`^~=.](?:\{[A-Za-z]?\}|[A-Za-z])"  # accents: \'e, \"{o}
-    r"|\\(?:[A-Za-z]+\*?|.)(?:\s*\[[^\[\]{}]*\])?(?:\s*" + _BALANCED + ")*"
+    r"|\\(?:[A-Za-z]+\*?|.)(?:\s*\[[^\[\]{}]*\]){0,2}(?:\s*" + _BALANCED + ")*"
     r"|" + _BALANCED,
     re.DOTALL,
 )
