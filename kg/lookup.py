@@ -58,20 +58,23 @@ def _describe(G: nx.MultiDiGraph, node: str) -> str:
     return f"{attrs.get('name')} ({attrs.get(LABEL_ATTR)})"
 
 
-def resolve_name(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], what: str) -> str:
-    """The single node ``query`` names among ``names``, or a NotFound/Ambiguous error."""
-    query = query.strip()
+def _exact(query: str, names: dict[str, set[str]]) -> set[str]:
     hits = names.get(query, set())
     if not hits:
         folded = _fold(query)
         hits = {n for name, ids in names.items() if _fold(name) == folded for n in ids}
+    return set(hits)
+
+
+def _one(G: nx.MultiDiGraph, query: str, hits: set[str], what: str) -> str:
     if len(hits) == 1:
         return next(iter(hits))
-    if len(hits) > 1:
-        listing = "; ".join(_describe(G, n) for n in sorted(hits)[:10])
-        raise AmbiguousError(f"{query!r} matches {len(hits)} {what}s: {listing}. Use a fuller title or the id.")
-    choices = list(names)
-    scored = process.extract(query, choices, scorer=fuzz.WRatio, processor=_fold, limit=20)
+    listing = "; ".join(_describe(G, n) for n in sorted(hits)[:10])
+    raise AmbiguousError(f"{query!r} matches {len(hits)} {what}s: {listing}. Use a fuller title or the id.")
+
+
+def _fuzzy(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], what: str) -> str:
+    scored = process.extract(query, list(names), scorer=fuzz.WRatio, processor=_fold, limit=20)
     best: dict[str, float] = {}
     for name, score, _ in scored:
         for n in names[name]:
@@ -88,14 +91,30 @@ def resolve_name(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], wha
     raise NotFoundError(f"no {what} matches {query!r}.{hint}")
 
 
+def resolve_name(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], what: str) -> str:
+    """The single node ``query`` names among ``names``: exact, then case-insensitive, then
+    fuzzy; a NotFoundError (with the closest names) or AmbiguousError otherwise."""
+    query = query.strip()
+    hits = _exact(query, names)
+    return _one(G, query, hits, what) if hits else _fuzzy(G, query, names, what)
+
+
 def find_paper(G: nx.MultiDiGraph, query: str) -> str:
     """The id of the paper ``query`` names (title, display name, id, or a proposed entity)."""
     return resolve_name(G, query, paper_names(G), "paper")
 
 
 def find_node(G: nx.MultiDiGraph, query: str) -> str:
-    """A paper or an entity by name: papers first, then entities (for ``kg show``)."""
-    try:
-        return find_paper(G, query)
-    except NotFoundError:
-        return resolve_name(G, query, entity_names(G), "entity")
+    """A paper or an entity by name (for ``kg show``): an exact or case-insensitive match on a
+    paper, then on an entity, then the best fuzzy match over both."""
+    query = query.strip()
+    papers, entities = paper_names(G), entity_names(G)
+    for names, what in ((papers, "paper"), (entities, "entity")):
+        hits = _exact(query, names)
+        if hits:
+            return _one(G, query, hits, what)
+    combined: dict[str, set[str]] = defaultdict(set)
+    for names in (papers, entities):
+        for name, ids in names.items():
+            combined[name] |= ids
+    return _fuzzy(G, query, combined, "paper or entity")

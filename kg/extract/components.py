@@ -56,11 +56,11 @@ PROPN_LIKE = re.compile(r"^[A-Z]")
 
 
 def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> None:
-    # A span that starts or ends inside a hyphenated compound ("art" in "state-of-the-art") is a
-    # fragment, not a name.
-    if (start > 0 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_) or (
-        end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
-    ):
+    # A phrase that starts or ends inside a hyphenated compound ("art" in "state-of-the-art") is
+    # a fragment; a name stays a name ("AdamW" in "AdamW-trained").
+    glued_left = start > 0 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_
+    glued_right = end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
+    if source in ("phrase", "concept", "word") and (glued_left or glued_right):
         return
     span = Span(doc, start, end, label=label, kb_id=source)
     doc.spans[CANDIDATES].append(span)

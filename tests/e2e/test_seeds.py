@@ -1,0 +1,88 @@
+"""End to end on the shipped seeds: real facts the graph must get right."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+from click.testing import CliRunner
+
+from kg.cli import main
+from kg.lookup import find_node, find_paper
+from kg.related import related_papers
+
+
+def linked(G: nx.MultiDiGraph, paper: str, rel: str) -> dict[str, dict]:
+    return {v: G.nodes[v] for _, v, k in G.out_edges(paper, keys=True) if k == rel}
+
+
+def test_all_seed_abstracts_become_papers(seeds_graph: nx.MultiDiGraph) -> None:
+    papers = [n for n, a in seeds_graph.nodes(data=True) if a["label"] == "Paper"]
+    assert len(papers) == 38
+    assert all(seeds_graph.nodes[p]["display_name"] for p in papers)
+
+
+def test_metaembed_evaluates_on_mmeb_and_vidore(seeds_graph: nx.MultiDiGraph) -> None:
+    pid = find_paper(seeds_graph, "MetaEmbed")
+    assert seeds_graph.nodes[pid]["display_name"] == "MetaEmbed"
+    datasets = linked(seeds_graph, pid, "EVALUATES_ON")
+    names = {n for d in datasets.values() for n in (d["name"], *d["aliases"])}
+    assert {"MMEB", "ViDoRe"} <= names
+    assert "Massive Multimodal Embedding Benchmark" in names
+    proposed = linked(seeds_graph, pid, "PROPOSES")
+    assert any(e["name"] == "MetaEmbed" for e in proposed.values())
+    edge = seeds_graph[pid]["dataset:massive-multimodal-embedding-benchmark"]["EVALUATES_ON"]
+    abstract = seeds_graph.nodes[pid]["abstract"]
+    assert edge["evidence"] in abstract
+    assert abstract[edge["start"] : edge["end"]] in names
+
+
+def test_mer_resolves_to_micro_expression_recognition(seeds_graph: nx.MultiDiGraph) -> None:
+    node = find_node(seeds_graph, "MER")
+    attrs = seeds_graph.nodes[node]
+    assert attrs["label"] == "Task"
+    assert attrs["name"].lower() == "micro-expression recognition"
+    assert "MER" in attrs["aliases"]
+
+
+def test_latex_is_cleaned_before_extraction(seeds_graph: nx.MultiDiGraph) -> None:
+    names = [a.get("name", "") for _, a in seeds_graph.nodes(data=True)]
+    assert "GenRep" in names and "Youtu-GraphRAG" in names
+    assert not [n for n in names if any(c in n for c in "\\{}$")]
+
+
+def test_related_metaembed_has_ranked_reasons(seeds_graph: nx.MultiDiGraph) -> None:
+    results = related_papers(seeds_graph, find_paper(seeds_graph, "MetaEmbed"), k=5)
+    assert len(results) == 5
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+    assert all(r.shared and r.score > 0 for r in results)
+    # Retrieval papers share the retrieval vocabulary with MetaEmbed.
+    assert any("retrieval" in s.name.lower() for r in results for s in r.shared)
+
+
+def test_cli_build_is_byte_for_byte_deterministic(tmp_path: Path, repo_root: Path) -> None:
+    runner = CliRunner()
+    outs = []
+    for name in ("a.json", "b.json"):
+        out = tmp_path / name
+        result = runner.invoke(main, ["build", str(repo_root / "seeds"), "-o", str(out), "--no-cache"])
+        assert result.exit_code == 0, result.output
+        outs.append(out.read_bytes())
+    assert outs[0] == outs[1]
+    related = runner.invoke(main, ["related", "MetaEmbed", "--graph", str(tmp_path / "a.json"), "--json"])
+    data = json.loads(related.stdout)
+    assert data and all(item["shared"] for item in data)
+
+
+def test_cache_gives_the_cold_graph(tmp_path: Path, repo_root: Path) -> None:
+    runner = CliRunner()
+    cache = tmp_path / "cache"
+    cold = tmp_path / "cold.json"
+    warm = tmp_path / "warm.json"
+    assert runner.invoke(main, ["build", str(repo_root / "seeds"), "-o", str(cold), "--no-cache"]).exit_code == 0
+    first = runner.invoke(main, ["build", str(repo_root / "seeds"), "-o", str(warm), "--cache-dir", str(cache), "--json"])
+    second = runner.invoke(main, ["build", str(repo_root / "seeds"), "-o", str(warm), "--cache-dir", str(cache), "--json"])
+    assert json.loads(first.stdout)["from_cache"] == 0
+    assert json.loads(second.stdout)["from_cache"] == 38
+    assert warm.read_bytes() == cold.read_bytes()
