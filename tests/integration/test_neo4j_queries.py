@@ -1,0 +1,221 @@
+"""Every canned query against the seeds graph in a real Neo4j, checked against the same
+question answered on the NetworkX graph; and the Cypher twin of `kg related`."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import networkx as nx
+import pytest
+
+from kg.queries import QueryResult, get_query, list_queries, run_query
+from kg.related import related_papers
+from kg.store.neo4j import related_papers_neo4j
+
+pytestmark = pytest.mark.neo4j
+
+Checker = Callable[[QueryResult, nx.MultiDiGraph], None]
+CHECKS: dict[str, Checker] = {}
+
+
+def check(name: str) -> Callable[[Checker], Checker]:
+    def register(func: Checker) -> Checker:
+        CHECKS[name] = func
+        return func
+    return register
+
+
+# ---------------------------------------------------------------- answers from the file graph
+
+
+def label(G: nx.MultiDiGraph, n: str) -> str:
+    return str(G.nodes[n]["label"])
+
+
+def paper_by_name(G: nx.MultiDiGraph, name: str) -> str:
+    found = [n for n, a in G.nodes(data=True) if a["label"] == "Paper"
+             and name.lower() in (str(a.get("display_name", "")).lower(),
+                                  str(a.get("title", "")).lower(), n)]
+    assert len(found) == 1, f"example paper {name!r} is not unique in the seeds graph"
+    return found[0]
+
+
+def entity_by_name(G: nx.MultiDiGraph, lab: str, name: str) -> str:
+    found = [n for n, a in G.nodes(data=True) if a["label"] == lab and (
+        str(a.get("name", "")).lower() == name.lower()
+        or name.lower() in [x.lower() for x in a.get("aliases", [])])]
+    assert len(found) == 1, f"example {lab} {name!r} is not in the seeds graph"
+    return found[0]
+
+
+def linked(G: nx.MultiDiGraph, paper: str, lab: str, types: set[str]) -> set[str]:
+    return {v for _, v, k in G.out_edges(paper, keys=True) if label(G, v) == lab and k in types}
+
+
+def papers(G: nx.MultiDiGraph) -> list[str]:
+    return [n for n, a in G.nodes(data=True) if a["label"] == "Paper"]
+
+
+# ---------------------------------------------------------------- one check per canned query
+
+
+@check("related_papers")
+def _related(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    pid = paper_by_name(G, result.params["paper"])
+    expected = related_papers(G, pid, result.params["k"])
+    assert expected, "the example paper has related papers"
+    assert [(r["id"], r["score"]) for r in result.rows] == [(r.id, r.score) for r in expected]
+
+
+@check("papers_on_dataset")
+def _on_dataset(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    d = entity_by_name(G, "Dataset", result.params["dataset"])
+    expected = {u for u, _, k in G.in_edges(d, keys=True) if k in ("EVALUATES_ON", "PROPOSES")}
+    assert expected and {r["paper_id"] for r in result.rows} == expected
+    assert all(r["evidence"] for r in result.rows)
+
+
+@check("most_used_datasets")
+def _most_used(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    use = Counter()
+    for p in papers(G):
+        for d in linked(G, p, "Dataset", {"EVALUATES_ON", "PROPOSES"}):
+            use[G.nodes[d]["name"]] += 1
+    assert len(result.rows) == min(25, len(use))
+    assert result.rows[0]["papers"] == max(use.values())
+    assert all(use[r["dataset"]] == r["papers"] for r in result.rows)
+    counts = [r["papers"] for r in result.rows]
+    assert counts == sorted(counts, reverse=True)
+
+
+@check("methods_for_task")
+def _methods_for_task(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    t = entity_by_name(G, "Task", result.params["task"])
+    use = Counter()
+    for p in papers(G):
+        if t in linked(G, p, "Task", {"ADDRESSES", "PROPOSES"}):
+            for m in linked(G, p, "Method", {"USES", "PROPOSES"}):
+                use[G.nodes[m]["name"]] += 1
+    assert use and {(r["method"], r["papers"]) for r in result.rows} == set(use.items())
+
+
+@check("tasks_for_method")
+def _tasks_for_method(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    m = entity_by_name(G, "Method", result.params["method"])
+    use = Counter()
+    for p in papers(G):
+        if m in linked(G, p, "Method", {"USES", "PROPOSES"}):
+            for t in linked(G, p, "Task", {"ADDRESSES", "PROPOSES"}):
+                use[G.nodes[t]["name"]] += 1
+    assert use and {(r["task"], r["papers"]) for r in result.rows} == set(use.items())
+    assert all(r["example"]["length"] == 2 for r in result.rows)  # drawn as paths
+
+
+@check("shared_between_papers")
+def _shared(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    a = paper_by_name(G, result.params["paper_a"])
+    b = paper_by_name(G, result.params["paper_b"])
+    expected = {G.nodes[e]["name"] for e in set(G.successors(a)) & set(G.successors(b))}
+    assert expected and {r["shared"] for r in result.rows} == expected
+    assert all(r["path"]["length"] == 2 for r in result.rows)
+
+
+@check("bridging_concepts")
+def _bridging(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    tasks: dict[str, set[str]] = {}
+    with_tasks: Counter[str] = Counter()
+    for p in papers(G):
+        ts = linked(G, p, "Task", {"ADDRESSES", "PROPOSES"})
+        for c in linked(G, p, "Concept", {"MENTIONS", "PROPOSES"}):
+            tasks.setdefault(G.nodes[c]["name"], set()).update(ts)
+            with_tasks[G.nodes[c]["name"]] += bool(ts)
+    ranked = sorted(((-len(ts), -with_tasks[c], c) for c, ts in tasks.items() if len(ts) >= 2))
+    assert ranked, "some concept bridges tasks in the seeds graph"
+    got = [(-r["tasks"], -r["papers"], r["concept"]) for r in result.rows]
+    assert got == ranked[:25]
+
+
+@check("new_benchmarks")
+def _new_benchmarks(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    expected = {(u, G.nodes[v]["name"]) for u, v, k in G.edges(keys=True)
+                if k == "PROPOSES" and label(G, v) == "Dataset"}
+    assert expected and {(r["paper_id"], r["benchmark"]) for r in result.rows} == expected
+    assert all(r["path"]["path"].startswith("(Paper ") for r in result.rows)
+
+
+@check("shortest_connection")
+def _shortest(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    a = paper_by_name(G, result.params["paper_a"])
+    b = paper_by_name(G, result.params["paper_b"])
+    hops = nx.shortest_path_length(G.to_undirected(as_view=True), a, b)
+    assert len(result.rows) == 1 and result.rows[0]["hops"] == hops
+    via = result.rows[0]["via"]
+    assert via[0] == G.nodes[a]["name"] and via[-1] == G.nodes[b]["name"]
+
+
+@check("co_occurring_methods")
+def _co_occurring(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    pairs = Counter()
+    for p in papers(G):
+        ms = sorted(linked(G, p, "Method", {"USES", "PROPOSES"}))
+        for i, m1 in enumerate(ms):
+            for m2 in ms[i + 1:]:
+                pairs[(G.nodes[m1]["name"], G.nodes[m2]["name"])] += 1
+    assert result.rows and result.rows[0]["papers"] == max(pairs.values())
+    assert all(r["papers"] >= result.params["min_papers"] for r in result.rows)
+    assert len(result.rows) == min(25, len(pairs))
+
+
+@check("paper_neighbourhood")
+def _neighbourhood(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    p = paper_by_name(G, result.params["paper"])
+    expected = {(G.nodes[v]["name"], k) for _, v, k in G.out_edges(p, keys=True)}
+    assert expected and {(r["entity"], r["role"]) for r in result.rows} == expected
+
+
+@check("search_text")
+def _search(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    word = result.params["text"].lower()
+    assert result.rows
+    for r in result.rows:
+        attrs = G.nodes[r["id"]]
+        text = " ".join(str(attrs.get(k, "")) for k in ("title", "abstract", "name")).lower()
+        assert word[:6] in text, r
+    scores = [r["score"] for r in result.rows]
+    assert scores == sorted(scores, reverse=True)
+
+
+# ---------------------------------------------------------------- the tests
+
+
+def test_every_canned_query_has_a_check() -> None:
+    assert {q.name for q in list_queries()} == set(CHECKS)
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_canned_query_on_seeds(name: str, seeds_loaded: Any, seeds_graph: nx.MultiDiGraph
+                               ) -> None:
+    result = run_query(seeds_loaded, name)  # the header's example values
+    assert result.columns
+    assert result.params == get_query(name).example_params()
+    CHECKS[name](result, seeds_graph)
+
+
+def test_related_twin_matches_the_file_backend(seeds_loaded: Any,
+                                               seeds_graph: nx.MultiDiGraph) -> None:
+    """Same top-k, same order, same scores, same reasons, for every seeds paper."""
+    compared = 0
+    for pid in sorted(papers(seeds_graph)):
+        expected = related_papers(seeds_graph, pid, 10)
+        assert related_papers_neo4j(seeds_loaded, pid, 10) == expected, pid
+        compared += bool(expected)
+    assert compared >= 10, "the seeds graph gives related papers for many papers"
+
+
+def test_related_twin_unknown_paper(seeds_loaded: Any) -> None:
+    from kg.errors import NotFoundError
+
+    with pytest.raises(NotFoundError, match="not in Neo4j"):
+        related_papers_neo4j(seeds_loaded, "paper:does-not-exist", 5)
