@@ -45,9 +45,9 @@ def main(traceback: bool) -> None:
 
 def _register() -> None:
     # Imported here so each command module can import `main` without a cycle.
-    from kg.cli import core  # noqa: F401
+    from kg.cli import core, neo4j_cmds  # noqa: F401
 
-    for optional in ("kg.cli.neo4j_cmds", "kg.cli.html_cmds", "kg.cli.eval_cmds"):
+    for optional in ("kg.cli.html_cmds", "kg.cli.eval_cmds"):
         try:
             __import__(optional)
         except ModuleNotFoundError as exc:

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from kg.cli import main
+from kg.cli.neo4j_cmds import connection_options
 from kg.store.file import DEFAULT_GRAPH_PATH
 
 graph_option = click.option(
@@ -128,10 +129,11 @@ def _related_file(graph_path: Path, title: str, k: int) -> tuple[str, list[Any],
 @click.option("--reasons", type=click.IntRange(0), default=5, show_default=True,
               help="Shared entities shown per result (--json shows all).")
 @graph_option
+@connection_options
 @json_option
 @click.pass_context
 def related(ctx: click.Context, title: str, k: int, backend: str, reasons: int,
-            graph_path: Path, as_json: bool) -> None:
+            graph_path: Path, as_json: bool, **connection: Any) -> None:
     """The papers most related to one paper, and why (what they share).
 
     TITLE is a title, a display name (e.g. a method the paper proposes) or a paper id; it is
@@ -141,6 +143,7 @@ def related(ctx: click.Context, title: str, k: int, backend: str, reasons: int,
     Example:
       kg related MetaEmbed
       kg related "micro-expression recognition" -k 5 --json
+      kg related MetaEmbed --backend neo4j --uri bolt://127.0.0.1:7687
     """
     if backend == "neo4j":
         from kg.cli.neo4j_cmds import related_from_neo4j
