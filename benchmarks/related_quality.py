@@ -15,7 +15,7 @@ Methods: ``kg`` (kg.related's score on a graph built from the same papers; paper
 entity score 0; ties broken by paper id ascending, i.e. arbitrarily but deterministically),
 ``tfidf`` (scikit-learn cosine on title + abstract), ``bm25`` (rank-bm25 Okapi, the query's
 title + abstract as the query), ``specter`` (the shipped CSFCube rankings; CSFCube only),
-``random`` (seeded shuffle). ``--variants`` adds prototype re-rankers (see VARIANTS) computed
+``random`` (seeded shuffle). ``--variants`` adds prototype scorers (make_variants) computed
 from the same kg graph — experiments for improving kg.related, not shipped code.
 
 Usage::
@@ -65,8 +65,9 @@ FACETS = ("background", "method", "result")
 SEED = 20261129
 ALL_METHODS = ("kg", "tfidf", "bm25", "specter", "random")
 
-# A ranker gets the query id and the candidate ids (sorted) and returns them best first.
-Ranker = Callable[[str, Sequence[str]], list[str]]
+# The strongest TF-IDF setting found on CSFCube: character 3-5-grams within word boundaries
+# (robust to morphology: "bootstrapping" ~ "bootstrap"). A prototype text component.
+CHAR_TFIDF: dict[str, Any] = {"analyzer": "char_wb", "ngram_range": (3, 5)}
 
 
 # =========================================================================== data
@@ -120,43 +121,47 @@ def load_csfcube(
     return docs, queries, specter
 
 
-# =========================================================================== baselines
+# =========================================================================== methods
+# Every method is a *scorer*: query id -> {paper id: score} over the whole corpus (a missing
+# paper scores 0). Rankings sort by score descending, ties by paper id ascending, so results
+# are deterministic. The CSFCube evaluation ranks each query's judged pool by these scores; the
+# ICLR evaluation takes the top 10 of the whole corpus. SPECTER only exists as pool rankings.
+
+Scorer = Callable[[str], dict[str, float]]
 
 
-def rank_by_scores(cands: Sequence[str], score: Callable[[str], float]) -> list[str]:
-    """Candidates by score descending, ties by id ascending (deterministic)."""
-    return sorted(cands, key=lambda c: (-score(c), c))
+def rank_pool(scores: dict[str, float], cands: Sequence[str]) -> list[str]:
+    """Candidates by score descending, ties by id ascending."""
+    return sorted(cands, key=lambda c: (-scores.get(c, 0.0), c))
 
 
-class TfidfRanker:
-    """Cosine similarity of TF-IDF vectors of title + abstract, fitted on the whole corpus."""
+def top_k(scores: dict[str, float], qid: str, k: int, positive_only: bool = False) -> list[str]:
+    """The k best papers other than the query (only score > 0 ones when ``positive_only``)."""
+    items = [(c, v) for c, v in scores.items() if c != qid and (v > 0 or not positive_only)]
+    return [c for c, _ in sorted(items, key=lambda cv: (-cv[1], cv[0]))[:k]]
+
+
+class TfidfScorer:
+    """Cosine of TF-IDF vectors of title + abstract, fitted on the whole corpus.
+
+    Defaults (sublinear tf, no stop-word list, unigrams) were chosen as the *strongest* of the
+    word-level settings tried on CSFCube (see the report), so kg is compared with a fair
+    baseline: sublinear tf is worth +0.08 NDCG@20, a stop-word list costs 0.004.
+    """
 
     def __init__(self, docs: dict[str, Doc], **kwargs: Any) -> None:
         from sklearn.feature_extraction.text import TfidfVectorizer
 
         self.ids = sorted(docs)
         self.index = {d: i for i, d in enumerate(self.ids)}
-        # sublinear tf matters (+0.08 NDCG@20); English stop-word removal costs ~0.004 here.
         params: dict[str, Any] = {"sublinear_tf": True}
         params.update(kwargs)
         self.vec = TfidfVectorizer(**params)
         self.X = self.vec.fit_transform([docs[i].text for i in self.ids])  # rows L2-normalised
 
-    def scores(self, qid: str, cands: Sequence[str]) -> dict[str, float]:
-        q = self.X[self.index[qid]]
-        rows = self.X[[self.index[c] for c in cands]]
-        sims = (rows @ q.T).toarray().ravel()
-        return dict(zip(cands, sims.tolist(), strict=True))
-
-    def top_k(self, qid: str, k: int) -> list[str]:
-        """Top-k over the whole corpus, the query excluded."""
+    def __call__(self, qid: str) -> dict[str, float]:
         sims = (self.X @ self.X[self.index[qid]].T).toarray().ravel()
-        order = sorted(range(len(self.ids)), key=lambda i: (-sims[i], self.ids[i]))
-        return [self.ids[i] for i in order if self.ids[i] != qid][:k]
-
-    def __call__(self, qid: str, cands: Sequence[str]) -> list[str]:
-        s = self.scores(qid, cands)
-        return rank_by_scores(cands, s.__getitem__)
+        return dict(zip(self.ids, map(float, sims), strict=True))
 
 
 _TOKEN = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
@@ -169,8 +174,8 @@ def bm25_tokens(text: str) -> list[str]:
     return [t for t in _TOKEN.findall(text.lower()) if t not in ENGLISH_STOP_WORDS]
 
 
-class Bm25Ranker:
-    """BM25 Okapi (rank-bm25) with the query paper's title + abstract as the query."""
+class Bm25Scorer:
+    """BM25 Okapi (rank-bm25 defaults k1=1.5, b=0.75) with the query's title + abstract."""
 
     def __init__(self, docs: dict[str, Doc]) -> None:
         from rank_bm25 import BM25Okapi
@@ -180,35 +185,33 @@ class Bm25Ranker:
         self.tokens = [bm25_tokens(docs[i].text) for i in self.ids]
         self.bm25 = BM25Okapi(self.tokens)
 
-    def __call__(self, qid: str, cands: Sequence[str]) -> list[str]:
-        sims = self.bm25.get_batch_scores(
-            self.tokens[self.index[qid]], [self.index[c] for c in cands]
-        )
-        s = dict(zip(cands, map(float, sims), strict=True))
-        return rank_by_scores(cands, s.__getitem__)
+    def __call__(self, qid: str) -> dict[str, float]:
+        sims = self.bm25.get_scores(self.tokens[self.index[qid]])
+        return dict(zip(self.ids, map(float, sims), strict=True))
+
+
+def random_scorer(ids: Sequence[str], seed: int = SEED) -> Scorer:
+    ids = sorted(ids)
+
+    def score(qid: str) -> dict[str, float]:
+        rng = random.Random(f"{seed}:{qid}")
+        return {c: rng.random() for c in ids}
+
+    return score
 
 
 class SpecterRanker:
-    """The shipped SPECTER rankings; pool members it did not rank go last (by id)."""
+    """The shipped SPECTER rankings (pool only); pool members it did not rank go last."""
 
     def __init__(self, ranked: dict[tuple[str, str], list[str]]) -> None:
         self.ranked = ranked
 
-    def __call__(self, qid: str, cands: Sequence[str], facet: str = "") -> list[str]:
+    def __call__(self, qid: str, cands: Sequence[str], facet: str) -> list[str]:
         order = {c: i for i, c in enumerate(self.ranked.get((facet, qid), []))}
         return sorted(cands, key=lambda c: (order.get(c, len(order)), c))
 
 
-def random_ranker(seed: int = SEED) -> Ranker:
-    def rank(qid: str, cands: Sequence[str]) -> list[str]:
-        out = sorted(cands)
-        random.Random(f"{seed}:{qid}").shuffle(out)
-        return out
-
-    return rank
-
-
-# =========================================================================== kg
+# --------------------------------------------------------------------------- kg
 
 
 def build_kg_graph(docs: Sequence[Doc], workdir: Path, cache_dir: Path | None = None) -> Any:
@@ -225,147 +228,209 @@ def build_kg_graph(docs: Sequence[Doc], workdir: Path, cache_dir: Path | None = 
     return result.graph
 
 
-class KgRanker:
-    """kg.related's score; papers sharing nothing score 0; ties by id ascending."""
+def align_graph(G: Any, docs: Sequence[Doc]) -> dict[str, str]:
+    """Rename the graph's paper nodes to the benchmark's doc ids; return twin aliases.
 
-    def __init__(self, G: Any) -> None:
-        from kg.related import related_papers
+    kg may give a paper another id than ours (it prefixes all-digit source ids with the file
+    name) and merges records with the same abstract (CSFCube has 8 such pairs under different
+    ids). Papers are matched by id, else by the line of the JSONL we wrote (``source``
+    "file:line", line i = docs[i-1]); a doc kg merged into its twin is aliased to the twin, so
+    both get the twin's scores. The aliases are also kept in ``G.graph["bench_aliases"]``.
+    """
+    import networkx as nx
 
-        self.G = G
-        self._related = related_papers
-        self._cache: dict[str, dict[str, float]] = {}
+    from kg.schema import LABEL_ATTR, Label
 
-    def scores(self, qid: str) -> dict[str, float]:
-        if qid not in self._cache:
-            if qid not in self.G:
-                self._cache[qid] = {}
-            else:
-                res = self._related(self.G, qid, k=None)
-                self._cache[qid] = {r.id: float(r.score) for r in res}
-        return self._cache[qid]
+    ids = {d.id for d in docs}
+    mapping: dict[str, str] = {}
+    for node, attrs in G.nodes(data=True):
+        if attrs.get(LABEL_ATTR) != Label.PAPER.value or node in ids:
+            continue
+        try:
+            line = int(str(attrs.get("source", "")).rsplit(":", 1)[1])
+            mapping[node] = docs[line - 1].id
+        except (IndexError, ValueError):
+            continue
+    if mapping:
+        nx.relabel_nodes(G, mapping, copy=False)
+    by_abstract = {d.abstract: d.id for d in docs if d.id in G}
+    aliases = {
+        d.id: by_abstract[d.abstract] for d in docs if d.id not in G and d.abstract in by_abstract
+    }
+    unmatched = [d.id for d in docs if d.id not in G and d.id not in aliases]
+    if unmatched:
+        print(
+            f"warning: {len(unmatched)} papers not in the kg graph: {unmatched[:5]}",
+            file=sys.stderr,
+        )
+    G.graph["bench_aliases"] = aliases
+    return aliases
 
-    def __call__(self, qid: str, cands: Sequence[str]) -> list[str]:
-        s = self.scores(qid)
-        return rank_by_scores(cands, lambda c: s.get(c, 0.0))
 
-    def top_k(self, qid: str, k: int) -> list[str]:
-        s = self.scores(qid)
-        ranked = sorted((c for c in s if c != qid), key=lambda c: (-s[c], c))
-        return ranked[:k]
+def with_aliases(G: Any, inner: Callable[[str], dict[str, float]]) -> Scorer:
+    """Wrap a scorer over graph ids so merged twins get their twin's scores."""
+    aliases: dict[str, str] = G.graph.get("bench_aliases", {})
+    back: dict[str, list[str]] = defaultdict(list)
+    for doc, node in aliases.items():
+        back[node].append(doc)
+    cache: dict[str, dict[str, float]] = {}
+
+    def score(qid: str) -> dict[str, float]:
+        if qid not in cache:
+            s = dict(inner(aliases.get(qid, qid)))
+            for node, docs in back.items():
+                for d in docs:
+                    if node in s:
+                        s[d] = s[node]
+            cache[qid] = s
+        return cache[qid]
+
+    return score
+
+
+def kg_scorer(G: Any) -> Scorer:
+    """kg.related.related_papers' score (all papers sharing an entity; others score 0)."""
+    from kg.related import related_papers
+
+    def inner(qid: str) -> dict[str, float]:
+        if qid not in G:
+            return {}
+        return {r.id: float(r.score) for r in related_papers(G, qid, k=None)}
+
+    return with_aliases(G, inner)
 
 
 # --------------------------------------------------------------------------- prototypes
-# Variants of kg's relatedness built from the same graph, to find what would close the gap to
-# the text baselines. Each is a function (qid, cands) -> ranking, built by make_variants().
+# Variants of kg's relatedness computed from the same graph (and the same texts), to find what
+# would close the gap to the text baselines. Experiments for kg.related, not shipped code.
 
 
-def paper_entities(G: Any) -> dict[str, dict[str, tuple[str, int]]]:
-    """paper id -> {entity id: (label, mention count)} from the Paper -> entity edges."""
-    from kg.schema import LABEL_ATTR, Label
+class EntityIndex:
+    """Paper -> entity sets of a kg graph, with document frequencies, for prototype scores."""
 
-    out: dict[str, dict[str, tuple[str, int]]] = defaultdict(dict)
-    for u, v, data in G.edges(data=True):
-        if G.nodes[u].get(LABEL_ATTR) == Label.PAPER.value:
-            out[u][v] = (G.nodes[v].get(LABEL_ATTR, ""), int(data.get("count", 1) or 1))
-    return out
+    def __init__(self, G: Any, exclude: Sequence[str] = ()) -> None:
+        from kg.schema import LABEL_ATTR, TYPE_WEIGHT, Label
 
-
-def make_variants(G: Any, docs: dict[str, Doc], tfidf: TfidfRanker) -> dict[str, Ranker]:
-    """Prototype re-rankers (see the module docstring); names say what they do."""
-    from kg.schema import TYPE_WEIGHT, Label
-
-    ents = paper_entities(G)
-    n_papers = max(1, len(ents))
-    df: dict[str, int] = defaultdict(int)
-    for es in ents.values():
-        for e in es:
-            df[e] += 1
-    tw = {lab.value: w for lab, w in TYPE_WEIGHT.items()}
-    label_of = {e: lab for es in ents.values() for e, (lab, _) in es.items()}
-
-    def v1(p: str, q: str) -> float:
-        shared = ents.get(p, {}).keys() & ents.get(q, {}).keys()
-        return sum(
-            tw.get(label_of[e], 0.5) / math.log(1 + max(1, G.nodes[e].get("paper_count", df[e])))
-            for e in shared
+        self.G = G
+        self.ents: dict[str, dict[str, str]] = defaultdict(dict)  # paper -> {entity: label}
+        for u, v in G.edges():
+            if G.nodes[u].get(LABEL_ATTR) == Label.PAPER.value:
+                lab = G.nodes[v].get(LABEL_ATTR, "")
+                if lab not in exclude:
+                    self.ents[u][v] = lab
+        self.papers = sorted(
+            n for n, a in G.nodes(data=True) if a.get(LABEL_ATTR) == Label.PAPER.value
         )
+        self.df: dict[str, int] = defaultdict(int)
+        for es in self.ents.values():
+            for e in es:
+                self.df[e] += 1
+        self.postings: dict[str, list[str]] = defaultdict(list)
+        for p, es in self.ents.items():
+            for e in es:
+                self.postings[e].append(p)
+        self.tw = {lab.value: w for lab, w in TYPE_WEIGHT.items()}
+        n = len(self.papers)
+        self.idf = {e: math.log((1 + n) / (1 + d)) for e, d in self.df.items()}
+        self._vec: dict[str, dict[str, float]] = {}
 
-    def vec(p: str) -> dict[str, float]:
-        # IDF-weighted entity vector (type weight x log idf), L2-normalised
-        v = {
-            e: tw.get(lab, 0.5) * math.log((1 + n_papers) / (1 + df[e]))
-            for e, (lab, _) in ents.get(p, {}).items()
-        }
-        n = math.sqrt(sum(x * x for x in v.values())) or 1.0
-        return {e: x / n for e, x in v.items()}
+    def vec(self, p: str) -> dict[str, float]:
+        """Type-weighted IDF entity vector of a paper, L2-normalised."""
+        if p not in self._vec:
+            v = {e: self.tw.get(lab, 0.5) * self.idf[e] for e, lab in self.ents.get(p, {}).items()}
+            norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+            self._vec[p] = {e: x / norm for e, x in v.items()}
+        return self._vec[p]
 
-    vcache: dict[str, dict[str, float]] = {}
+    def cosine(self, qid: str) -> dict[str, float]:
+        q = self.vec(qid)
+        out: dict[str, float] = defaultdict(float)
+        for e, w in q.items():
+            for p in self.postings[e]:
+                if p != qid:
+                    out[p] += w * self.vec(p)[e]
+        return out
 
-    def cos(p: str, q: str) -> float:
-        a = vcache.setdefault(p, vec(p))
-        b = vcache.setdefault(q, vec(q))
-        if len(a) > len(b):
-            a, b = b, a
-        return sum(x * b.get(e, 0.0) for e, x in a.items())
+    def adamic_adar(self, qid: str) -> dict[str, float]:
+        """kg.related v1 restricted to this index's entity types."""
+        out: dict[str, float] = defaultdict(float)
+        for e, lab in self.ents.get(qid, {}).items():
+            w = self.tw.get(lab, 0.5) / math.log(1 + max(1, self.df[e]))
+            for p in self.postings[e]:
+                if p != qid:
+                    out[p] += w
+        return out
 
-    def no_concept_v1(p: str, q: str) -> float:
-        shared = ents.get(p, {}).keys() & ents.get(q, {}).keys()
-        return sum(
-            tw.get(label_of[e], 0.5) / math.log(1 + max(1, df[e]))
-            for e in shared
-            if label_of[e] != Label.CONCEPT.value
-        )
 
-    def hybrid(graph_score: Callable[[str, str], float], alpha: float) -> Ranker:
-        # alpha * graph score (max-normalised over the pool) + (1 - alpha) * TF-IDF cosine
-        def rank(qid: str, cands: Sequence[str]) -> list[str]:
-            t = tfidf.scores(qid, cands)
-            g = {c: graph_score(qid, c) for c in cands}
-            gmax = max(g.values(), default=0.0) or 1.0
-            tmax = max(t.values(), default=0.0) or 1.0
-            return rank_by_scores(cands, lambda c: alpha * g[c] / gmax + (1 - alpha) * t[c] / tmax)
+def blend(parts: Sequence[tuple[float, Scorer]], normalise: bool = False) -> Scorer:
+    """Weighted sum of scorers; ``normalise`` divides each by its max for the query first."""
 
-        return rank
+    def score(qid: str) -> dict[str, float]:
+        out: dict[str, float] = defaultdict(float)
+        for w, sc in parts:
+            s = sc(qid)
+            m = max((v for c, v in s.items() if c != qid), default=0.0) if normalise else 1.0
+            m = m or 1.0
+            for c, v in s.items():
+                out[c] += w * v / m
+        return out
 
-    def plain(score: Callable[[str, str], float]) -> Ranker:
-        def rank(qid: str, cands: Sequence[str]) -> list[str]:
-            s = {c: score(qid, c) for c in cands}
-            return rank_by_scores(cands, s.__getitem__)
+    return score
 
-        return rank
 
-    def tiebreak_tfidf(score: Callable[[str, str], float]) -> Ranker:
-        def rank(qid: str, cands: Sequence[str]) -> list[str]:
-            t = tfidf.scores(qid, cands)
-            return sorted(cands, key=lambda c: (-round(score(qid, c), 6), -t[c], c))
+def lexicographic(primary: Scorer, secondary: Scorer) -> Scorer:
+    """Order by ``primary`` (at its 6-decimal precision), break ties by ``secondary`` in [0, 1]."""
 
-        return rank
+    def score(qid: str) -> dict[str, float]:
+        a, b = primary(qid), secondary(qid)
+        return {c: round(a.get(c, 0.0), 6) * 1e7 + b.get(c, 0.0) for c in set(a) | set(b)}
 
+    return score
+
+
+def make_variants(G: Any, text: Scorer, text_char: Scorer) -> dict[str, Scorer]:
+    """Prototype scorers; names say what they do (see the report for the measured numbers)."""
+    from kg.schema import Label
+
+    full = EntityIndex(G)
+    nocon = EntityIndex(G, exclude=(Label.CONCEPT.value,))
+    kg = kg_scorer(G)
+    ent_cos = with_aliases(G, full.cosine)
     return {
-        "kg-v1-tfidf-ties": tiebreak_tfidf(v1),
-        "kg-no-concepts": plain(no_concept_v1),
-        "kg-cosine": plain(cos),
-        "hyb-v1-0.3": hybrid(v1, 0.3),
-        "hyb-v1-0.5": hybrid(v1, 0.5),
-        "hyb-cos-0.3": hybrid(cos, 0.3),
-        "hyb-cos-0.5": hybrid(cos, 0.5),
+        "kg+tfidf-ties": lexicographic(kg, text),
+        "ent-aa-noconcept": with_aliases(G, nocon.adamic_adar),
+        "ent-cosine": ent_cos,
+        "ent-cosine-noconcept": with_aliases(G, nocon.cosine),
+        "hyb-kgmax-0.3": blend([(0.3, kg), (0.7, text)], normalise=True),
+        "hyb-kgmax-0.5": blend([(0.5, kg), (0.5, text)], normalise=True),
+        "hyb-cos-0.2": blend([(0.2, ent_cos), (0.8, text)]),
+        "hyb-cos-0.35": blend([(0.35, ent_cos), (0.65, text)]),
+        "hyb-cos-0.5": blend([(0.5, ent_cos), (0.5, text)]),
+        "tfidf-char": text_char,
+        "hyb-cos-0.35-char": blend([(0.35, ent_cos), (0.65, text_char)]),
     }
 
 
 # =========================================================================== evaluations
 
 
-def eval_csfcube(queries: Sequence[Query], rankers: dict[str, Ranker]) -> dict[str, Any]:
+def eval_csfcube(
+    queries: Sequence[Query],
+    scorers: dict[str, Scorer],
+    specter: SpecterRanker | None = None,
+) -> dict[str, Any]:
     """Per-method, per-facet and overall NDCG@20 / MAP, plus per-query values."""
+    methods: dict[str, Callable[[Query, list[str]], list[str]]] = {
+        name: (lambda q, cands, sc=sc: rank_pool(sc(q.pid), cands)) for name, sc in scorers.items()
+    }
+    if specter is not None:
+        methods["specter"] = lambda q, cands: specter(q.pid, cands, q.facet)
     out: dict[str, Any] = {}
-    for name, rank in rankers.items():
+    for name, rank in methods.items():
         per_query = []
         for q in queries:
             cands = sorted(q.grades)
-            if isinstance(rank, SpecterRanker):  # its rankings are per (facet, query)
-                ranking = rank(q.pid, cands, facet=q.facet)
-            else:
-                ranking = rank(q.pid, cands)
+            ranking = rank(q, cands)
             assert sorted(ranking) == cands, f"{name} did not return the pool for {q.pid}"
             per_query.append(
                 {
@@ -387,26 +452,46 @@ def eval_csfcube(queries: Sequence[Query], rankers: dict[str, Ranker]) -> dict[s
     return out
 
 
+def paired_bootstrap(a: Sequence[float], b: Sequence[float], n: int = 10000) -> dict[str, float]:
+    """Mean of a - b over queries with a 95% bootstrap interval, and wins/losses/ties."""
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    rng = random.Random(SEED)
+    means = sorted(mean([rng.choice(diffs) for _ in diffs]) for _ in range(n))
+    return {
+        "mean_diff": mean(diffs),
+        "ci95_low": means[int(0.025 * n)],
+        "ci95_high": means[int(0.975 * n) - 1],
+        "wins": sum(1 for d in diffs if d > 1e-12),
+        "losses": sum(1 for d in diffs if d < -1e-12),
+        "ties": sum(1 for d in diffs if abs(d) <= 1e-12),
+    }
+
+
 def keyword_set(d: Doc, areas: set[str]) -> set[str]:
     return {k.lower() for k in d.keywords} - areas
 
 
 def eval_iclr(
     docs: list[Doc],
-    top_k: dict[str, Callable[[str, int], list[str]]],
+    scorers: dict[str, Scorer],
+    positive_only: Sequence[str] = (),
     n_queries: int = 300,
     k: int = 10,
 ) -> dict[str, Any]:
-    """P@10 same primary_area and keyword overlap of the top 10 over the whole corpus."""
+    """P@10 same primary_area and keyword overlap of the top 10 over the whole corpus.
+
+    Methods in ``positive_only`` return only papers with a positive score (kg related returns
+    only papers that share something); missing results count as misses / zero overlap.
+    """
     by_id = {d.id: d for d in docs}
     areas = {d.primary_area.lower() for d in docs}
     kws = {d.id: keyword_set(d, areas) for d in docs}
     qids = random.Random(SEED).sample(sorted(by_id), n_queries)
     out: dict[str, Any] = {}
-    for name, fn in top_k.items():
+    for name, sc in scorers.items():
         p_at_k, jacc, shared_n, returned = [], [], [], []
         for qid in qids:
-            top = [c for c in fn(qid, k) if c != qid][:k]
+            top = [c for c in top_k(sc(qid), qid, k, name in positive_only) if c in by_id]
             returned.append(len(top))
             q = by_id[qid]
             p_at_k.append(precision_at_k([by_id[c].primary_area == q.primary_area for c in top], k))
@@ -414,7 +499,6 @@ def eval_iclr(
                 a, b = kws[qid], kws[c]
                 jacc.append(len(a & b) / len(a | b) if a | b else 0.0)
                 shared_n.append(len(a & b))
-            # missing results (fewer than k) count as zero overlap
             jacc.extend([0.0] * (k - len(top)))
             shared_n.extend([0] * (k - len(top)))
         out[name] = {
@@ -424,16 +508,6 @@ def eval_iclr(
             "mean_returned": mean(returned),
         }
     return out
-
-
-def random_top_k(ids: Sequence[str]) -> Callable[[str, int], list[str]]:
-    ids = sorted(ids)
-
-    def top(qid: str, k: int) -> list[str]:
-        rng = random.Random(f"{SEED}:{qid}")
-        return rng.sample([i for i in ids if i != qid], k)
-
-    return top
 
 
 # =========================================================================== main
@@ -462,59 +536,65 @@ def main(argv: Sequence[str] | None = None) -> int:
     unknown = set(methods) - set(ALL_METHODS)
     if unknown:
         ap.error(f"unknown methods: {sorted(unknown)}")
+    if args.variants and "kg" not in methods:
+        ap.error("--variants needs the kg method")
     result: dict[str, Any] = {"seed": SEED}
 
     def get_graph(docs: Sequence[Doc], saved: Path | None, name: str) -> Any:
         from kg.store.file import load_graph, save_graph
 
         if saved:
-            return load_graph(saved)
-        with tempfile.TemporaryDirectory() as tmp, stage(f"kg build {name} ({len(docs)} papers)"):
-            G = build_kg_graph(docs, Path(tmp), args.cache_dir)
-        if args.save_graphs:
-            save_graph(G, args.save_graphs / f"{name}.json")
+            G = load_graph(saved)
+        else:
+            with tempfile.TemporaryDirectory() as tmp, stage(f"kg build {name} ({len(docs)})"):
+                G = build_kg_graph(docs, Path(tmp), args.cache_dir)
+            if args.save_graphs:
+                save_graph(G, args.save_graphs / f"{name}.json")
+        align_graph(G, docs)
         return G
+
+    def scorers_for(docs: dict[str, Doc], name: str, saved: Path | None) -> dict[str, Scorer]:
+        tfidf = TfidfScorer(docs)
+        out: dict[str, Scorer] = {}
+        for m in methods:
+            if m == "kg":
+                G = get_graph([docs[i] for i in sorted(docs)], saved, name)
+                out["kg"] = kg_scorer(G)
+                if args.variants:
+                    out.update(make_variants(G, tfidf, TfidfScorer(docs, **CHAR_TFIDF)))
+            elif m == "tfidf":
+                out["tfidf"] = tfidf
+            elif m == "bm25":
+                with stage(f"BM25 index {name}"):
+                    out["bm25"] = Bm25Scorer(docs)
+            elif m == "random":
+                out["random"] = random_scorer(list(docs))
+        return out
 
     if args.only in (None, "csfcube"):
         with stage("load CSFCube"):
             docs, queries, specter = load_csfcube(args.csfcube, keep_self=args.keep_self)
-        rankers: dict[str, Ranker] = {}
-        tfidf = TfidfRanker(docs)
-        for m in methods:
-            if m == "tfidf":
-                rankers[m] = tfidf
-            elif m == "bm25":
-                with stage("BM25 index"):
-                    rankers[m] = Bm25Ranker(docs)
-            elif m == "specter":
-                rankers[m] = SpecterRanker(specter)
-            elif m == "random":
-                rankers[m] = random_ranker()
-            elif m == "kg":
-                G = get_graph([docs[i] for i in sorted(docs)], args.csfcube_graph, "csfcube")
-                rankers[m] = KgRanker(G)
-                if args.variants:
-                    rankers.update(make_variants(G, docs, tfidf))
+        scorers = scorers_for(docs, "csfcube", args.csfcube_graph)
         with stage("CSFCube ranking"):
-            result["csfcube"] = eval_csfcube(queries, rankers)
+            cs = eval_csfcube(
+                queries, scorers, SpecterRanker(specter) if "specter" in methods else None
+            )
+        if "tfidf" in cs:
+            base = [r["ndcg@20"] for r in cs["tfidf"]["per_query"]]
+            result["csfcube_vs_tfidf"] = {
+                name: paired_bootstrap([r["ndcg@20"] for r in v["per_query"]], base)
+                for name, v in cs.items()
+                if name != "tfidf"
+            }
+        result["csfcube"] = cs
         result["csfcube_papers"] = len(docs)
     if args.only in (None, "iclr"):
         with stage("load ICLR 2026"):
             idocs = read_iclr(args.iclr)
-        top_fns: dict[str, Callable[[str, int], list[str]]] = {}
-        for m in methods:
-            if m == "tfidf":
-                top_fns[m] = TfidfRanker({d.id: d for d in idocs}).top_k
-            elif m == "random":
-                top_fns[m] = random_top_k([d.id for d in idocs])
-            elif m == "kg":
-                G = get_graph(idocs, args.iclr_graph, "iclr2026")
-                missing = sum(1 for d in idocs if d.id not in G)
-                if missing:
-                    print(f"warning: {missing} ICLR ids are not graph nodes", file=sys.stderr)
-                top_fns[m] = KgRanker(G).top_k
+        scorers = scorers_for({d.id: d for d in idocs}, "iclr2026", args.iclr_graph)
+        positive_only = [n for n in scorers if n == "kg" or n.startswith("ent-")]
         with stage("ICLR top-10"):
-            result["iclr"] = eval_iclr(idocs, top_fns)
+            result["iclr"] = eval_iclr(idocs, scorers, positive_only)
         result["iclr_papers"] = len(idocs)
 
     if args.json:
@@ -548,6 +628,19 @@ def print_report(result: dict[str, Any], per_query: bool = False) -> None:
             *(f"map:{f[:4]}" for f in (*FACETS, "all")),
         ]
         print(table(rows, hdr))
+        if "csfcube_vs_tfidf" in result:
+            print()
+            print("NDCG@20 minus TF-IDF per query (paired bootstrap over the 50 queries):")
+            rows = [
+                [
+                    n,
+                    d["mean_diff"],
+                    f"[{d['ci95_low']:+.3f}, {d['ci95_high']:+.3f}]",
+                    f"{d['wins']}/{d['losses']}/{d['ties']}",
+                ]
+                for n, d in result["csfcube_vs_tfidf"].items()
+            ]
+            print(table(rows, ["method", "mean diff", "95% CI", "win/loss/tie"]))
         if per_query:
             names = list(cs)
             pq = [
