@@ -1,3 +1,3 @@
-"""kg: research-paper abstracts → a knowledge graph of methods, tasks, datasets, metrics and concepts."""
+"""kg: research-paper abstracts into a knowledge graph of methods, tasks, datasets and more."""
 
 __version__ = "0.1.0"

@@ -43,7 +43,9 @@ def extract_mentions(
     """Mentions per paper id, using and filling the cache when ``cache_dir`` is given."""
     texts = [p.abstract for p in papers]
     cache = (
-        ExtractionCache(cache_dir, f"{model_name(model)}:{pipeline_version()}") if cache_dir else None
+        ExtractionCache(cache_dir, f"{model_name(model)}:{pipeline_version()}")
+        if cache_dir
+        else None
     )
     raw: dict[str, list[dict[str, Any]]] = cache.get_many(texts) if cache else {}
     todo = list(dict.fromkeys(t for t in texts if t not in raw))
@@ -52,7 +54,7 @@ def extract_mentions(
     if todo:
         extractor = Extractor(model, n_process=n_process)
         fresh = []
-        for text, mentions in zip(todo, extractor.raw_mentions(todo)):
+        for text, mentions in zip(todo, extractor.raw_mentions(todo), strict=True):
             raw[text] = mentions
             fresh.append((text, mentions))
             if progress:
@@ -74,7 +76,11 @@ def display_name(paper: Paper, mentions: list[Mention]) -> str:
     """A short name for a paper: its named contribution ("MetaEmbed"), else its title, else the
     first words of its abstract."""
     for m in mentions:
-        if m.role == Rel.PROPOSES and m.type in (Label.METHOD, Label.DATASET) and COINED.match(m.text):
+        if (
+            m.role == Rel.PROPOSES
+            and m.type in (Label.METHOD, Label.DATASET)
+            and COINED.match(m.text)
+        ):
             return m.text
     for m in mentions:  # a proposed multi-word name ("Weighted Gaussian Mechanism")
         if m.role == Rel.PROPOSES and is_name_like(m.text) and len(m.text) <= 60:
@@ -117,8 +123,12 @@ def build(
         p.display_name = display_name(p, mentions[p.id])
     G = assemble_graph(papers, mentions, entities)
     return BuildResult(
-        graph=G, papers=papers, problems=list(ingested.problems),
-        duplicates=getattr(ingested, "duplicates", 0), cached=cached, stats=summarize(G),
+        graph=G,
+        papers=papers,
+        problems=list(ingested.problems),
+        duplicates=getattr(ingested, "duplicates", 0),
+        cached=cached,
+        stats=summarize(G),
     )
 
 
@@ -133,12 +143,23 @@ def extract_records(
     records = []
     for p in ingested.papers:
         ms = mentions[p.id]
-        records.append({
-            "id": p.id, "title": p.title, "display_name": display_name(p, ms), "text": p.abstract,
-            "mentions": [
-                {"start": m.start, "end": m.end, "text": m.text, "type": str(m.type),
-                 "role": str(m.role), "entity": m.entity}
-                for m in ms
-            ],
-        })
+        records.append(
+            {
+                "id": p.id,
+                "title": p.title,
+                "display_name": display_name(p, ms),
+                "text": p.abstract,
+                "mentions": [
+                    {
+                        "start": m.start,
+                        "end": m.end,
+                        "text": m.text,
+                        "type": str(m.type),
+                        "role": str(m.role),
+                        "entity": m.entity,
+                    }
+                    for m in ms
+                ],
+            }
+        )
     return records, list(ingested.problems)

@@ -44,7 +44,9 @@ class ExtractionCache:
         for i in range(0, len(keys), 500):
             chunk = keys[i : i + 500]
             marks = ",".join("?" * len(chunk))
-            for k, v in self.db.execute(f"SELECT key, value FROM mentions WHERE key IN ({marks})", chunk):
+            for k, v in self.db.execute(
+                f"SELECT key, value FROM mentions WHERE key IN ({marks})", chunk
+            ):
                 found[by_key[k]] = json.loads(v)
         return found
 

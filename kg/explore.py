@@ -24,14 +24,23 @@ def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, A
     for u, v, e in edges:
         other = v if is_paper else u
         o = G.nodes[other]
-        links.append({
-            "type": e[TYPE_ATTR], "id": other, "label": o[LABEL_ATTR],
-            "name": o.get("name") or other, "title": o.get("title", ""),
-            "evidence": e.get("evidence", ""), "start": e.get("start"), "end": e.get("end"),
-            "count": e.get("count", 1),
-        })
+        links.append(
+            {
+                "type": e[TYPE_ATTR],
+                "id": other,
+                "label": o[LABEL_ATTR],
+                "name": o.get("name") or other,
+                "title": o.get("title", ""),
+                "evidence": e.get("evidence", ""),
+                "start": e.get("start"),
+                "end": e.get("end"),
+                "count": e.get("count", 1),
+            }
+        )
     rel_order = [r.value for r in Rel]
-    links.sort(key=lambda x: (rel_order.index(x["type"]), x["label"], x["name"].casefold(), x["id"]))
+    links.sort(
+        key=lambda x: (rel_order.index(x["type"]), x["label"], x["name"].casefold(), x["id"])
+    )
     return {"node": attrs, "links": links[:limit], "total_links": len(links)}
 
 
@@ -46,7 +55,8 @@ def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
         ents = [(n, a) for n, a in G.nodes(data=True) if a[LABEL_ATTR] == label.value]
         ents.sort(key=lambda na: (-int(na[1].get("paper_count", 0)), na[1].get("name", "")))
         top_entities[label.value] = [
-            {"id": n, "name": a.get("name"), "paper_count": a.get("paper_count", 0)} for n, a in ents[:top]
+            {"id": n, "name": a.get("name"), "paper_count": a.get("paper_count", 0)}
+            for n, a in ents[:top]
         ]
     return {
         "papers": nodes.get(Label.PAPER.value, 0),

@@ -19,10 +19,18 @@ MIN_CONCEPT_PAPERS = 2
 
 def paper_attrs(p: Paper) -> dict[str, object]:
     return {
-        KEY: p.id, LABEL_ATTR: str(Label.PAPER), NAME: p.display_name,
-        "title": p.title, "display_name": p.display_name, "abstract": p.abstract,
-        "venue": p.venue, "year": p.year, "keywords": list(p.keywords),
-        "authors": list(p.authors), "primary_area": p.primary_area, "url": p.url,
+        KEY: p.id,
+        LABEL_ATTR: str(Label.PAPER),
+        NAME: p.display_name,
+        "title": p.title,
+        "display_name": p.display_name,
+        "abstract": p.abstract,
+        "venue": p.venue,
+        "year": p.year,
+        "keywords": list(p.keywords),
+        "authors": list(p.authors),
+        "primary_area": p.primary_area,
+        "url": p.url,
         "source": p.source,
     }
 
@@ -36,15 +44,24 @@ def build_graph(
     """The knowledge graph of ``papers``. Deterministic: the same input gives the same graph."""
     G = nx.MultiDiGraph(kg_format=1)
     keep = {
-        eid for eid, e in entities.items()
+        eid
+        for eid, e in entities.items()
         if e.label != Label.CONCEPT or e.paper_count >= min_concept_papers
     }
     for p in sorted(papers, key=lambda p: p.id):
         G.add_node(p.id, **paper_attrs(p))
     for eid in sorted(keep):
         e = entities[eid]
-        G.add_node(eid, **{KEY: eid, LABEL_ATTR: str(e.label), NAME: e.name,
-                           "aliases": list(e.aliases), "paper_count": e.paper_count})
+        G.add_node(
+            eid,
+            **{
+                KEY: eid,
+                LABEL_ATTR: str(e.label),
+                NAME: e.name,
+                "aliases": list(e.aliases),
+                "paper_count": e.paper_count,
+            },
+        )
     for p in sorted(papers, key=lambda p: p.id):
         by_entity: dict[str, list[Mention]] = {}
         for m in mentions_by_paper.get(p.id, []):
@@ -55,11 +72,19 @@ def build_graph(
             proposed = [m for m in ms if m.role == Rel.PROPOSES]
             rel = Rel.PROPOSES if proposed else DEFAULT_ROLE[entities[eid].label]
             first = (proposed or ms)[0]
-            G.add_edge(p.id, eid, key=str(rel), **{
-                TYPE_ATTR: str(rel), "evidence": first.sentence, "start": first.start,
-                "end": first.end, "confidence": round(max(m.confidence for m in ms), 3),
-                "count": len(ms),
-            })
+            G.add_edge(
+                p.id,
+                eid,
+                key=str(rel),
+                **{
+                    TYPE_ATTR: str(rel),
+                    "evidence": first.sentence,
+                    "start": first.start,
+                    "end": first.end,
+                    "confidence": round(max(m.confidence for m in ms), 3),
+                    "count": len(ms),
+                },
+            )
     # paper_count as stored must match the edges actually in the graph.
     for eid in keep:
         G.nodes[eid]["paper_count"] = G.in_degree(eid)

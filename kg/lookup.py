@@ -54,7 +54,8 @@ def entity_names(G: nx.MultiDiGraph) -> dict[str, set[str]]:
 def _describe(G: nx.MultiDiGraph, node: str) -> str:
     attrs = G.nodes[node]
     if attrs.get(LABEL_ATTR) == Label.PAPER.value:
-        return f"{attrs.get('display_name') or node}: {attrs.get('title') or attrs.get('abstract', '')[:70]}"
+        what = attrs.get("title") or attrs.get("abstract", "")[:70]
+        return f"{attrs.get('display_name') or node}: {what}"
     return f"{attrs.get('name')} ({attrs.get(LABEL_ATTR)})"
 
 
@@ -70,7 +71,9 @@ def _one(G: nx.MultiDiGraph, query: str, hits: set[str], what: str) -> str:
     if len(hits) == 1:
         return next(iter(hits))
     listing = "; ".join(_describe(G, n) for n in sorted(hits)[:10])
-    raise AmbiguousError(f"{query!r} matches {len(hits)} {what}s: {listing}. Use a fuller title or the id.")
+    raise AmbiguousError(
+        f"{query!r} matches {len(hits)} {what}s: {listing}. Use a fuller title or the id."
+    )
 
 
 def _fuzzy(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], what: str) -> str:

@@ -78,6 +78,13 @@ def related_papers(G: nx.MultiDiGraph, paper: str, k: int | None = 10) -> list[R
     for q in ranked:
         attrs = G.nodes[q]
         reasons = sorted(shared[q], key=lambda s: (-s.weight, s.name))
-        out.append(Related(q, attrs.get("title", ""), attrs.get("display_name", ""),
-                           round(scores[q], 6), reasons))
+        out.append(
+            Related(
+                q,
+                attrs.get("title", ""),
+                attrs.get("display_name", ""),
+                round(scores[q], 6),
+                reasons,
+            )
+        )
     return out

@@ -31,8 +31,10 @@ def main() -> None:
         df.update(set(re.findall(r"\b[a-z]{4,}\b", p.abstract)))
     cutoff = args.min_df * len(papers)
     words = sorted(w for w, n in df.items() if n >= cutoff)
-    header = (f"# Words in at least {args.min_df:.0%} of {len(papers)} ML abstracts "
-              "(scripts/build_common_words.py): too common to be a concept on their own.\n")
+    header = (
+        f"# Words in at least {args.min_df:.0%} of {len(papers)} ML abstracts "
+        "(scripts/build_common_words.py): too common to be a concept on their own.\n"
+    )
     OUT.write_text(header + "\n".join(words) + "\n", encoding="utf-8")
     print(f"{len(words)} common words -> {OUT}")
 

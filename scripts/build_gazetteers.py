@@ -22,24 +22,88 @@ NAMEISH = re.compile(r"(\d|[a-z][A-Z]|^[A-Z]{3,}|^[A-Z][a-z]*[A-Z])")
 BAD_CHARS = re.compile(r"[,()\[\]:;\"*$%\\{}]|\bx\b|\d+x\d+")
 # Words that must not become entity names even though a list contains them.
 COMMON = {
-    "score", "attention", "dropout", "softmax", "data", "model", "image", "text", "video",
-    "accuracy", "time", "speed", "memory", "error", "loss", "cost", "size", "parameters",
-    "average", "mean", "median", "total", "overall", "all", "none", "other", "others",
+    "score",
+    "attention",
+    "dropout",
+    "softmax",
+    "data",
+    "model",
+    "image",
+    "text",
+    "video",
+    "accuracy",
+    "time",
+    "speed",
+    "memory",
+    "error",
+    "loss",
+    "cost",
+    "size",
+    "parameters",
+    "average",
+    "mean",
+    "median",
+    "total",
+    "overall",
+    "all",
+    "none",
+    "other",
+    "others",
 }
 
 
 DATA = OUT.parent
-STOP = {"a", "an", "and", "or", "the", "of", "for", "in", "on", "to", "with", "by", "at", "from",
-        "as", "is", "it", "its", "this", "that", "new", "all", "per", "via", "vs", "training",
-        "test", "validation", "dev", "train", "size", "number", "rate", "time", "total"}
+STOP = {
+    "a",
+    "an",
+    "and",
+    "or",
+    "the",
+    "of",
+    "for",
+    "in",
+    "on",
+    "to",
+    "with",
+    "by",
+    "at",
+    "from",
+    "as",
+    "is",
+    "it",
+    "its",
+    "this",
+    "that",
+    "new",
+    "all",
+    "per",
+    "via",
+    "vs",
+    "training",
+    "test",
+    "validation",
+    "dev",
+    "train",
+    "size",
+    "number",
+    "rate",
+    "time",
+    "total",
+}
 
 
 def _words(name: str) -> set[str]:
     path = DATA / name
-    return {ln.strip().lower() for ln in path.read_text().splitlines() if ln.strip() and not ln.startswith("#")}
+    return {
+        ln.strip().lower()
+        for ln in path.read_text().splitlines()
+        if ln.strip() and not ln.startswith("#")
+    }
 
 
-UNINFORMATIVE = STOP | _words("generic_nouns.txt") | _words("dataset_heads.txt") | _words("method_heads.txt")
+UNINFORMATIVE = (
+    STOP | _words("generic_nouns.txt") | _words("dataset_heads.txt") | _words("method_heads.txt")
+)
 
 
 def informative(name: str) -> bool:
@@ -66,7 +130,10 @@ def read_jsonl(path: Path) -> list[dict]:
 
 def write(kind: str, rows: dict[str, set[str]]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    lines = [f"# kg gazetteer: {kind}. name<TAB>alias|alias. Derived from Papers with Code (CC BY-SA 4.0)."]
+    lines = [
+        f"# kg gazetteer: {kind}. name<TAB>alias|alias. "
+        "Derived from Papers with Code (CC BY-SA 4.0)."
+    ]
     for name in sorted(rows, key=str.lower):
         aliases = sorted(a for a in rows[name] if a != name)
         lines.append(name + ("\t" + "|".join(aliases) if aliases else ""))
@@ -93,14 +160,17 @@ def main() -> None:
         }
         datasets.setdefault(name, set()).update(aliases)
     metric_names = {
-        rec["name"].strip().lower() for rec in read_jsonl(d / "merged" / "DERIVED_metrics_merged.jsonl")
+        rec["name"].strip().lower()
+        for rec in read_jsonl(d / "merged" / "DERIVED_metrics_merged.jsonl")
     } | _words("metric_terms.txt")
     # A name that is also a metric ("PSNR") is a metric: datasets lists carry some by mistake.
     datasets = {n: a for n, a in datasets.items() if n.lower() not in metric_names}
     write("datasets", datasets)
 
     methods: dict[str, set[str]] = {}
-    for rec in read_jsonl(d / "pwc-methods_kuefmz-pow_categories" / "DERIVED_methods_compact.jsonl"):
+    for rec in read_jsonl(
+        d / "pwc-methods_kuefmz-pow_categories" / "DERIVED_methods_compact.jsonl"
+    ):
         name, full = rec["name"].strip(), (rec.get("full_name") or "").strip()
         names = [n for n in (name, full) if looks_like_name(n)]
         if names:

@@ -15,12 +15,18 @@ from kg.cli.neo4j_cmds import connection_options
 from kg.store.file import DEFAULT_GRAPH_PATH
 
 graph_option = click.option(
-    "--graph", "graph_path", type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_GRAPH_PATH, show_default=True, help="The graph file written by `kg build`.",
+    "--graph",
+    "graph_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_GRAPH_PATH,
+    show_default=True,
+    help="The graph file written by `kg build`.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 model_option = click.option(
-    "--model", default=None, envvar="KG_SPACY_MODEL",
+    "--model",
+    default=None,
+    envvar="KG_SPACY_MODEL",
     help="spaCy base model name or path [env KG_SPACY_MODEL; default en_core_web_sm].",
 )
 
@@ -33,8 +39,9 @@ def progress_bar(label: str) -> Callable[[int], Callable[[int], None]]:
     """A progress factory for library calls: shows a bar on a terminal, stays quiet otherwise."""
 
     def start(total: int) -> Callable[[int], None]:
-        bar = click.progressbar(length=total, label=label, file=sys.stderr,
-                                show_pos=True, show_eta=True)
+        bar = click.progressbar(
+            length=total, label=label, file=sys.stderr, show_pos=True, show_eta=True
+        )
         bar.__enter__()
         state = {"done": 0}
 
@@ -67,18 +74,43 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              default=DEFAULT_GRAPH_PATH, show_default=True, help="Where to write the graph.")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_GRAPH_PATH,
+    show_default=True,
+    help="Where to write the graph.",
+)
 @click.option("--strict", is_flag=True, help="Fail on the first bad record instead of skipping it.")
-@click.option("--cache-dir", type=click.Path(file_okay=False, path_type=Path), envvar="KG_CACHE_DIR",
-              default=None, help="Extraction cache folder [env KG_CACHE_DIR; default: your cache folder].")
+@click.option(
+    "--cache-dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    envvar="KG_CACHE_DIR",
+    default=None,
+    help="Extraction cache folder [env KG_CACHE_DIR; default: your cache folder].",
+)
 @click.option("--no-cache", is_flag=True, help="Ignore the cache: extract every abstract again.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 16), default=1, show_default=True,
-              help="Worker processes for extraction.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(1, 16),
+    default=1,
+    show_default=True,
+    help="Worker processes for extraction.",
+)
 @model_option
 @json_option
-def build(inputs: tuple[Path, ...], output: Path, strict: bool, cache_dir: Path | None,
-          no_cache: bool, jobs: int, model: str | None, as_json: bool) -> None:
+def build(
+    inputs: tuple[Path, ...],
+    output: Path,
+    strict: bool,
+    cache_dir: Path | None,
+    no_cache: bool,
+    jobs: int,
+    model: str | None,
+    as_json: bool,
+) -> None:
     """Build the knowledge graph from abstracts.
 
     INPUTS are files (.txt abstracts separated by blank lines, .csv, .json, .jsonl) or folders
@@ -94,17 +126,30 @@ def build(inputs: tuple[Path, ...], output: Path, strict: bool, cache_dir: Path 
     from kg.store.file import save_graph
 
     cache = None if no_cache else (cache_dir or default_cache_dir())
-    result = run_build(inputs, model=model, strict=strict, cache_dir=cache,
-                       progress=None if as_json else progress_bar("Extracting"), n_process=jobs)
+    result = run_build(
+        inputs,
+        model=model,
+        strict=strict,
+        cache_dir=cache,
+        progress=None if as_json else progress_bar("Extracting"),
+        n_process=jobs,
+    )
     save_graph(result.graph, output)
     report_problems(result.problems)
-    summary = {**result.stats, "graph": str(output), "skipped": len(result.problems),
-               "duplicates": result.duplicates, "from_cache": result.cached}
+    summary = {
+        **result.stats,
+        "graph": str(output),
+        "skipped": len(result.problems),
+        "duplicates": result.duplicates,
+        "from_cache": result.cached,
+    }
     if as_json:
         echo_json(summary)
         return
-    click.echo(f"Built {output}: {summary['papers']} papers ({result.cached} from cache), "
-               f"{len(result.problems)} skipped, {result.duplicates} duplicates merged")
+    click.echo(
+        f"Built {output}: {summary['papers']} papers ({result.cached} from cache), "
+        f"{len(result.problems)} skipped, {result.duplicates} duplicates merged"
+    )
     click.echo("  entities: " + ", ".join(f"{k} {v}" for k, v in summary["entities"].items()))
     click.echo("  edges:    " + ", ".join(f"{k} {v}" for k, v in summary["edges"].items()))
 
@@ -124,16 +169,34 @@ def _related_file(graph_path: Path, title: str, k: int) -> tuple[str, list[Any],
 @main.command()
 @click.argument("title")
 @click.option("-k", type=click.IntRange(1), default=10, show_default=True, help="How many papers.")
-@click.option("--backend", type=click.Choice(["file", "neo4j"]), default="file", show_default=True,
-              help="Answer from the graph file or from Neo4j (same ranking).")
-@click.option("--reasons", type=click.IntRange(0), default=5, show_default=True,
-              help="Shared entities shown per result (--json shows all).")
+@click.option(
+    "--backend",
+    type=click.Choice(["file", "neo4j"]),
+    default="file",
+    show_default=True,
+    help="Answer from the graph file or from Neo4j (same ranking).",
+)
+@click.option(
+    "--reasons",
+    type=click.IntRange(0),
+    default=5,
+    show_default=True,
+    help="Shared entities shown per result (--json shows all).",
+)
 @graph_option
 @connection_options
 @json_option
 @click.pass_context
-def related(ctx: click.Context, title: str, k: int, backend: str, reasons: int,
-            graph_path: Path, as_json: bool, **connection: Any) -> None:
+def related(
+    ctx: click.Context,
+    title: str,
+    k: int,
+    backend: str,
+    reasons: int,
+    graph_path: Path,
+    as_json: bool,
+    **connection: Any,
+) -> None:
     """The papers most related to one paper, and why (what they share).
 
     TITLE is a title, a display name (e.g. a method the paper proposes) or a paper id; it is
@@ -199,7 +262,7 @@ def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
     for link in info["links"]:
         click.echo(f"  -{link['type']}-> {link['name']} ({link['label']})")
         if link["evidence"]:
-            click.echo(f"      \"{link['evidence']}\"")
+            click.echo(f'      "{link["evidence"]}"')
     if info["total_links"] > len(info["links"]):
         click.echo(f"  ... {info['total_links'] - len(info['links'])} more links (use --limit)")
 
@@ -225,7 +288,9 @@ def stats(graph_path: Path, as_json: bool) -> None:
     click.echo("edges: " + ", ".join(f"{k} {v}" for k, v in info["edges"].items()))
     for label, ents in info["top_entities"].items():
         if ents:
-            click.echo(f"top {label}: " + ", ".join(f"{e['name']} ({e['paper_count']})" for e in ents))
+            click.echo(
+                f"top {label}: " + ", ".join(f"{e['name']} ({e['paper_count']})" for e in ents)
+            )
 
 
 # --------------------------------------------------------------------------- extract
@@ -233,7 +298,9 @@ def stats(graph_path: Path, as_json: bool) -> None:
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("--jsonl", is_flag=True, default=True, help="One JSON object per paper (the default).")
+@click.option(
+    "--jsonl", is_flag=True, default=True, help="One JSON object per paper (the default)."
+)
 @click.option("--strict", is_flag=True, help="Fail on the first bad record instead of skipping it.")
 @model_option
 def extract(inputs: tuple[Path, ...], jsonl: bool, strict: bool, model: str | None) -> None:
@@ -269,12 +336,24 @@ def export() -> None:
 
 
 def _export_command(fmt: str) -> None:
-    @export.command(name=fmt, help=f"Write the graph as {fmt.upper()} (list properties joined by '; ').\n\n"
-                    f"\b\nExample:\n  kg export {fmt} -o exports/graph.{fmt}")
-    @click.argument("graph_path", required=False, type=click.Path(dir_okay=False, path_type=Path),
-                    default=DEFAULT_GRAPH_PATH)
-    @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-                  default=DEFAULT_GRAPH_PATH.with_suffix(f".{fmt}"), show_default=True)
+    @export.command(
+        name=fmt,
+        help=f"Write the graph as {fmt.upper()} (list properties joined by '; ').\n\n"
+        f"\b\nExample:\n  kg export {fmt} -o exports/graph.{fmt}",
+    )
+    @click.argument(
+        "graph_path",
+        required=False,
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=DEFAULT_GRAPH_PATH,
+    )
+    @click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=DEFAULT_GRAPH_PATH.with_suffix(f".{fmt}"),
+        show_default=True,
+    )
     def command(graph_path: Path, output: Path) -> None:
         from kg.store.file import export_graph
 

@@ -59,8 +59,7 @@ def find_long_form(acronym: str, before: str) -> str | None:
         ch = letters[s_index]
         # Find ch to the left; the first acronym letter must start a word.
         while l_index >= 0 and (
-            lower[l_index] != ch
-            or (s_index == 0 and l_index > 0 and lower[l_index - 1].isalnum())
+            lower[l_index] != ch or (s_index == 0 and l_index > 0 and lower[l_index - 1].isalnum())
         ):
             l_index -= 1
         if l_index < 0:
@@ -99,7 +98,17 @@ def _match_initials(letters: str, words: list[str]) -> str | None:
         if initial == letters[s_index]:
             s_index -= 1
             first_word = word_index
-        elif words[word_index].lower() not in {"of", "for", "and", "the", "in", "on", "to", "with", "a"}:
+        elif words[word_index].lower() not in {
+            "of",
+            "for",
+            "and",
+            "the",
+            "in",
+            "on",
+            "to",
+            "with",
+            "a",
+        }:
             return None
         k -= 1
     if s_index >= 0 or first_word is None:

@@ -31,8 +31,16 @@ from kg.schema import DEFAULT_ROLE, Label, Rel
 CANDIDATES = "kg_candidates"
 
 #: Source priority when candidates overlap (higher wins, then the longer span).
-PRIORITY = {"acronym": 6, "lexicon": 5, "gazetteer": 4, "coined": 3, "model": 3, "phrase": 1,
-            "concept": 0, "word": -1}
+PRIORITY = {
+    "acronym": 6,
+    "lexicon": 5,
+    "gazetteer": 4,
+    "coined": 3,
+    "model": 3,
+    "phrase": 1,
+    "concept": 0,
+    "word": -1,
+}
 UNKNOWN = "Unknown"
 
 if not Doc.has_extension("kg_acronyms"):
@@ -42,13 +50,18 @@ if not Doc.has_extension("kg_mentions"):
 
 # A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), or
 # an all-caps word of 2+ letters ("MMEB", "LLM").
-COINED = re.compile(r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d|[A-Z]+-[A-Z]{2,})|^[A-Z]{2}$")
-#: A name-like phrase: coined, or at least two capitalised words ("Group Relative Policy Optimization").
+COINED = re.compile(
+    r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d|[A-Z]+-[A-Z]{2,})|^[A-Z]{2}$"
+)
+
+
+#: A name-like phrase: coined, or two or more capitalised words ("Group Relative Policy Optimization").
 def is_name_like(text: str) -> bool:
     words = text.replace("-", " ").split()
     return bool(COINED.match(text)) or (
         len(words) >= 2 and sum(1 for w in words if w[:1].isupper()) >= len(words) - 1
     )
+
 
 # Suffixes that mark a coined name as a benchmark or dataset ("CodeBench", "X-160K", "TruthfulQA").
 DATASET_SUFFIX = re.compile(r"(Bench|Benchmark|Eval|QA|Arena|Gym|World|Set|Corpus|-\d+[KMB])$")
@@ -74,7 +87,9 @@ def _ensure_group(doc: Doc) -> None:
 # --------------------------------------------------------------------------- acronyms
 
 
-@Language.factory("kg_acronyms", assigns=["doc._.kg_acronyms", "doc.spans"], requires=["token.text"])
+@Language.factory(
+    "kg_acronyms", assigns=["doc._.kg_acronyms", "doc.spans"], requires=["token.text"]
+)
 def make_acronyms(nlp: Language, name: str) -> AcronymFinder:
     return AcronymFinder()
 
@@ -94,7 +109,9 @@ class AcronymFinder:
             long_form = find_long_form(tok.text, before.text)
             if not long_form:
                 continue
-            start_char = before.end_char - len(long_form) if before.text.endswith(long_form) else None
+            start_char = (
+                before.end_char - len(long_form) if before.text.endswith(long_form) else None
+            )
             if start_char is None:
                 continue
             span = doc.char_span(start_char, before.end_char, alignment_mode="expand")
@@ -133,12 +150,18 @@ class Gazetteer:
             self.lower.add(str(label), multi)
         # Acronym-like metric names ("mAP", "FID") only as written: "map" is a word.
         terms = lexicon.metric_terms
-        self.exact.add(str(Label.METRIC) + "!", list(tokenizer.pipe(t for t in terms if not t.islower())))
+        self.exact.add(
+            str(Label.METRIC) + "!", list(tokenizer.pipe(t for t in terms if not t.islower()))
+        )
         self.curated.add(str(Label.METRIC), list(tokenizer.pipe(t for t in terms if t.islower())))
 
     def __call__(self, doc: Doc) -> Doc:
         _ensure_group(doc)
-        for matcher, source in ((self.exact, "gazetteer"), (self.lower, "gazetteer"), (self.curated, "lexicon")):
+        for matcher, source in (
+            (self.exact, "gazetteer"),
+            (self.lower, "gazetteer"),
+            (self.curated, "lexicon"),
+        ):
             for match_id, start, end in matcher(doc):
                 label, src = doc.vocab.strings[match_id], source
                 if label.endswith("!"):  # a curated entry matched as written
@@ -171,31 +194,59 @@ class PhraseRules:
         name_part = {"TEXT": {"REGEX": r"^(?:[A-Z0-9][A-Za-z0-9.+]*|v\d[\d.]*)$"}}
         hyphen = {"ORTH": {"IN": ["-", "/"]}}
         # "Qwen3-8B-Base", "MetaEmbed", "Youtu-GraphRAG" (the tokenizer splits on hyphens).
-        self.matcher.add("coined", [[coined], [coined, hyphen, name_part], [coined, hyphen, name_part, hyphen, name_part],
-                                    [name_part, hyphen, coined], [name_part, hyphen, coined, hyphen, name_part]])
+        self.matcher.add(
+            "coined",
+            [
+                [coined],
+                [coined, hyphen, name_part],
+                [coined, hyphen, name_part, hyphen, name_part],
+                [name_part, hyphen, coined],
+                [name_part, hyphen, coined, hyphen, name_part],
+            ],
+        )
         dataset_heads = sorted(lexicon.dataset_heads | {h + "s" for h in lexicon.dataset_heads})
-        titled = {"TEXT": {"REGEX": r"^[A-Z0-9][A-Za-z0-9\-.+]+$"}, "LOWER": {"NOT_IN": ["the", "this", "our", "a", "an", "these", "each", "every", "both"]}}
+        titled = {
+            "TEXT": {"REGEX": r"^[A-Z0-9][A-Za-z0-9\-.+]+$"},
+            "LOWER": {
+                "NOT_IN": ["the", "this", "our", "a", "an", "these", "each", "every", "both"]
+            },
+        }
         # "Visual Document Retrieval Benchmark", "the MMEB benchmark", "Atari environments".
         self.matcher.add(
             "named_dataset",
-            [[titled, {"LOWER": {"IN": dataset_heads}, "OP": "+"}],
-             [titled, titled, {"LOWER": {"IN": dataset_heads}}],
-             [titled, titled, titled, {"LOWER": {"IN": dataset_heads}}],
-             [titled, titled, titled, titled, {"LOWER": {"IN": dataset_heads}}]],
+            [
+                [titled, {"LOWER": {"IN": dataset_heads}, "OP": "+"}],
+                [titled, titled, {"LOWER": {"IN": dataset_heads}}],
+                [titled, titled, titled, {"LOWER": {"IN": dataset_heads}}],
+                [titled, titled, titled, titled, {"LOWER": {"IN": dataset_heads}}],
+            ],
         )
         modifier = {"POS": {"IN": ["ADJ", "NOUN", "PROPN"]}, "TAG": {"NOT_IN": ["JJS", "JJR"]}}
         task_heads = sorted(lexicon.task_heads)
-        self.matcher.add("task", [[modifier, {"LOWER": {"IN": task_heads}}],
-                                  [modifier, modifier, {"LOWER": {"IN": task_heads}}],
-                                  [modifier, {"ORTH": "-"}, modifier, {"LOWER": {"IN": task_heads}}],
-                                  [modifier, modifier, modifier, {"LOWER": {"IN": task_heads}}]])
+        self.matcher.add(
+            "task",
+            [
+                [modifier, {"LOWER": {"IN": task_heads}}],
+                [modifier, modifier, {"LOWER": {"IN": task_heads}}],
+                [modifier, {"ORTH": "-"}, modifier, {"LOWER": {"IN": task_heads}}],
+                [modifier, modifier, modifier, {"LOWER": {"IN": task_heads}}],
+            ],
+        )
         noun = {"POS": {"IN": ["NOUN", "PROPN"]}}
-        self.matcher.add("concept", [[modifier, noun], [modifier, modifier, noun],
-                                     [modifier, {"ORTH": "-"}, modifier, noun],
-                                     [modifier, modifier, modifier, noun]])
+        self.matcher.add(
+            "concept",
+            [
+                [modifier, noun],
+                [modifier, modifier, noun],
+                [modifier, {"ORTH": "-"}, modifier, noun],
+                [modifier, modifier, modifier, noun],
+            ],
+        )
         # A single content noun ("retrieval", "embeddings") is a concept too: shared words of this
         # kind are much of what relates two abstracts (rare ones weigh more in kg related).
-        self.matcher.add("word", [[{"POS": "NOUN", "IS_ALPHA": True, "IS_LOWER": True, "LENGTH": {">=": 4}}]])
+        self.matcher.add(
+            "word", [[{"POS": "NOUN", "IS_ALPHA": True, "IS_LOWER": True, "LENGTH": {">=": 4}}]]
+        )
         self.has_tags = nlp.has_pipe("tagger")
 
     def _generic(self, span: Span) -> bool:
@@ -208,10 +259,37 @@ class PhraseRules:
         # "state-of-the-art methods", "novel approach", "this task": adjectives of praise and
         # generic heads make no entity.
         return (head in generic or head.rstrip("s") in generic) or first in {
-            "novel", "new", "existing", "previous", "prior", "recent", "current", "various",
-            "different", "several", "many", "most", "more", "other", "such", "same", "key",
-            "significant", "strong", "extensive", "comprehensive", "effective", "efficient",
-            "simple", "state", "further", "additional", "specific", "first", "second", "third",
+            "novel",
+            "new",
+            "existing",
+            "previous",
+            "prior",
+            "recent",
+            "current",
+            "various",
+            "different",
+            "several",
+            "many",
+            "most",
+            "more",
+            "other",
+            "such",
+            "same",
+            "key",
+            "significant",
+            "strong",
+            "extensive",
+            "comprehensive",
+            "effective",
+            "efficient",
+            "simple",
+            "state",
+            "further",
+            "additional",
+            "specific",
+            "first",
+            "second",
+            "third",
         }
 
     def __call__(self, doc: Doc) -> Doc:
@@ -237,9 +315,14 @@ class PhraseRules:
                 _add_candidate(doc, start, end, str(Label.TASK), "phrase")
             elif tagged and rule == "concept" and not self._generic(span):
                 _add_candidate(doc, start, end, str(Label.CONCEPT), "concept")
-            elif (tagged and rule == "word" and not span[0].is_stop and not self._generic(span)
-                  and singularize(span[0].lower_) not in self.lexicon.common_words
-                  and span[0].lower_ not in self.lexicon.common_words):
+            elif (
+                tagged
+                and rule == "word"
+                and not span[0].is_stop
+                and not self._generic(span)
+                and singularize(span[0].lower_) not in self.lexicon.common_words
+                and span[0].lower_ not in self.lexicon.common_words
+            ):
                 _add_candidate(doc, start, end, str(Label.CONCEPT), "word")
         return doc
 
@@ -267,7 +350,9 @@ class MentionSelector:
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.lexicon = lexicon
-        self.cue_stems = tuple(c.rstrip("e") for c in lexicon.proposal_cues if " " not in c) + ("built",)
+        self.cue_stems = tuple(c.rstrip("e") for c in lexicon.proposal_cues if " " not in c) + (
+            "built",
+        )
 
     # -- typing -----------------------------------------------------------------
     def classify(self, text: str) -> Label:
@@ -281,15 +366,36 @@ class MentionSelector:
         if head in lex.task_heads or head_singular in lex.task_heads:
             return Label.TASK
         if any(text.lower() == m.lower() for m in lex.metric_terms) or head_singular in {
-            "score", "rate", "error", "accuracy", "distance", "divergence"
+            "score",
+            "rate",
+            "error",
+            "accuracy",
+            "distance",
+            "divergence",
         }:
             return Label.METRIC
         titled = sum(1 for w in words if PROPN_LIKE.match(w)) >= max(1, len(words) - 1)
         if titled or COINED.match(text):
             return Label.METHOD
-        strong_method = {"network", "transformer", "encoder", "decoder", "autoencoder", "optimizer",
-                         "optimization", "algorithm", "distillation", "regularization", "prompting",
-                         "normalization", "descent", "attention", "fine-tuning", "adaptation", "tuning"}
+        strong_method = {
+            "network",
+            "transformer",
+            "encoder",
+            "decoder",
+            "autoencoder",
+            "optimizer",
+            "optimization",
+            "algorithm",
+            "distillation",
+            "regularization",
+            "prompting",
+            "normalization",
+            "descent",
+            "attention",
+            "fine-tuning",
+            "adaptation",
+            "tuning",
+        }
         if head_singular in strong_method:
             return Label.METHOD
         return Label.CONCEPT
@@ -298,7 +404,9 @@ class MentionSelector:
     def _select(self, doc: Doc) -> list[Span]:
         cands = list(doc.spans[CANDIDATES]) if CANDIDATES in doc.spans else []
         # Highest priority first, then longest, then leftmost: deterministic greedy cover.
-        cands.sort(key=lambda s: (-PRIORITY.get(s.kb_id_, 0), -(s.end - s.start), s.start, s.label_))
+        cands.sort(
+            key=lambda s: (-PRIORITY.get(s.kb_id_, 0), -(s.end - s.start), s.start, s.label_)
+        )
         taken = [False] * len(doc)
         chosen: list[Span] = []
         by_range: dict[tuple[int, int], list[Span]] = {}
@@ -320,9 +428,13 @@ class MentionSelector:
     def _vote(span: Span, cands: list[Span]) -> str | None:
         # A long form that a gazetteer or the model also typed takes that type.
         votes = Counter(
-            c.label_ for c in cands
-            if c.label_ != UNKNOWN and c.kb_id_ in {"gazetteer", "model"}
-            and c.start >= span.start and c.end <= span.end and c.end == span.end
+            c.label_
+            for c in cands
+            if c.label_ != UNKNOWN
+            and c.kb_id_ in {"gazetteer", "model"}
+            and c.start >= span.start
+            and c.end <= span.end
+            and c.end == span.end
         )
         return votes.most_common(1)[0][0] if votes else None
 
@@ -331,7 +443,11 @@ class MentionSelector:
         """Token indices right after a proposal cue in this sentence ("we propose|X")."""
         starts = []
         lowers = [t.lower_ for t in sent]
-        has_subject = any(w in {"we", "our"} for w in lowers) or "this paper" in sent.text.lower() or "this work" in sent.text.lower()
+        has_subject = (
+            any(w in {"we", "our"} for w in lowers)
+            or "this paper" in sent.text.lower()
+            or "this work" in sent.text.lower()
+        )
         for t in sent:
             w = t.lower_
             if has_subject and w.startswith(self.cue_stems) and t.is_alpha:
@@ -359,7 +475,13 @@ class MentionSelector:
         # Every use of a defined acronym is a mention of its long form's entity.
         extra = []
         for tok in doc:
-            acr = tok.text if tok.text in acronyms else (tok.text[:-1] if tok.text.endswith("s") and tok.text[:-1] in acronyms else None)
+            acr = (
+                tok.text
+                if tok.text in acronyms
+                else (
+                    tok.text[:-1] if tok.text.endswith("s") and tok.text[:-1] in acronyms else None
+                )
+            )
             if acr and not covered[tok.i] and acr in long_label:
                 extra.append(Span(doc, tok.i, tok.i + 1, label=long_label[acr], kb_id="acronym"))
         # The head noun of a multi-word task or concept is a broader concept the paper also
@@ -367,12 +489,17 @@ class MentionSelector:
         # same thing differently. Marked source="head" so evaluation can leave it out.
         for span in chosen:
             head = span[-1]
-            if (len(span) > 1 and span.label_ in (str(Label.TASK), str(Label.CONCEPT))
-                    and head.is_lower and head.is_alpha and len(head) >= 4
-                    and head.lower_ not in self.lexicon.generic_nouns
-                    and head.lower_ not in self.lexicon.common_words
-                    and singularize(head.lower_) not in self.lexicon.common_words
-                    and head.lower_.rstrip("s") not in self.lexicon.generic_nouns):
+            if (
+                len(span) > 1
+                and span.label_ in (str(Label.TASK), str(Label.CONCEPT))
+                and head.is_lower
+                and head.is_alpha
+                and len(head) >= 4
+                and head.lower_ not in self.lexicon.generic_nouns
+                and head.lower_ not in self.lexicon.common_words
+                and singularize(head.lower_) not in self.lexicon.common_words
+                and head.lower_.rstrip("s") not in self.lexicon.generic_nouns
+            ):
                 extra.append(Span(doc, head.i, head.i + 1, label=str(Label.CONCEPT), kb_id="head"))
         spans = sorted(chosen + extra, key=lambda s: (s.start, -(s.end - s.start)))
         for span in spans:
@@ -381,13 +508,21 @@ class MentionSelector:
             canonical = acronyms[acr] if acr and acr in long_label else text
             label = long_label[acr] if acr and acr in long_label else span.label_
             sent = span.sent if doc.has_annotation("SENT_START") else doc[:]
-            mentions.append({
-                "start": span.start_char, "end": span.end_char, "text": text,
-                "label": label, "role": str(DEFAULT_ROLE[Label(label)]),
-                "canonical": canonical, "sent_start": sent.start_char, "sent_end": sent.end_char,
-                "source": span.kb_id_, "confidence": 1.0 if span.kb_id_ in {"gazetteer", "acronym"} else 0.8,
-                "token": span.start,
-            })
+            mentions.append(
+                {
+                    "start": span.start_char,
+                    "end": span.end_char,
+                    "text": text,
+                    "label": label,
+                    "role": str(DEFAULT_ROLE[Label(label)]),
+                    "canonical": canonical,
+                    "sent_start": sent.start_char,
+                    "sent_end": sent.end_char,
+                    "source": span.kb_id_,
+                    "confidence": 1.0 if span.kb_id_ in {"gazetteer", "acronym"} else 0.8,
+                    "token": span.start,
+                }
+            )
         self._assign_roles(doc, mentions)
         for m in mentions:
             del m["token"]
@@ -407,7 +542,11 @@ class MentionSelector:
                         continue
                     # Only a name is a contribution: "we propose a new training paradigm" names
                     # nothing, "we propose GRPO" or "Group Relative Policy Optimization" does.
-                    if m["source"] == "acronym" or is_name_like(m["text"]) or is_name_like(m["canonical"]):
+                    if (
+                        m["source"] == "acronym"
+                        or is_name_like(m["text"])
+                        or is_name_like(m["canonical"])
+                    ):
                         if m["label"] in (str(Label.CONCEPT), str(Label.TASK)):
                             m["label"] = str(Label.METHOD)  # a proposed technique is a method
                         proposed.add(m["canonical"].lower())
@@ -415,7 +554,12 @@ class MentionSelector:
             # "our X" where X is a name: the paper's own contribution.
             for m in mentions:
                 t = m["token"]
-                if sent.start <= t < sent.end and t > 0 and doc[t - 1].lower_ == "our" and COINED.match(m["text"]):
+                if (
+                    sent.start <= t < sent.end
+                    and t > 0
+                    and doc[t - 1].lower_ == "our"
+                    and COINED.match(m["text"])
+                ):
                     proposed.add(m["canonical"].lower())
         for m in mentions:
             if m["canonical"].lower() in proposed:
@@ -434,8 +578,9 @@ SCIERC_TO_KG = {
 }
 
 
-@Language.factory("kg_trained_ner", assigns=["doc.spans"], requires=["token.text"],
-                  default_config={"path": ""})
+@Language.factory(
+    "kg_trained_ner", assigns=["doc.spans"], requires=["token.text"], default_config={"path": ""}
+)
 def make_trained_ner(nlp: Language, name: str, path: str) -> TrainedRecognizer:
     return TrainedRecognizer(nlp, path)
 
@@ -465,6 +610,8 @@ class TrainedRecognizer:
 
     def pipe(self, docs: Any, batch_size: int = 32) -> Any:
         for _, proc in self.model.pipeline:
-            docs = proc.pipe(docs, batch_size=batch_size) if hasattr(proc, "pipe") else map(proc, docs)
+            docs = (
+                proc.pipe(docs, batch_size=batch_size) if hasattr(proc, "pipe") else map(proc, docs)
+            )
         for doc in docs:
             yield self._collect(doc)

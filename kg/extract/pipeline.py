@@ -83,9 +83,15 @@ def doc_mentions(text: str, raw: list[dict[str, Any]]) -> list[Mention]:
     """Mentions from the plain dicts ``kg_mentions`` leaves on a doc."""
     return [
         Mention(
-            start=m["start"], end=m["end"], text=m["text"], type=Label(m["label"]),
-            role=Rel(m["role"]), sentence=text[m["sent_start"] : m["sent_end"]].strip(),
-            canonical=m["canonical"], confidence=m["confidence"], source=m["source"],
+            start=m["start"],
+            end=m["end"],
+            text=m["text"],
+            type=Label(m["label"]),
+            role=Rel(m["role"]),
+            sentence=text[m["sent_start"] : m["sent_end"]].strip(),
+            canonical=m["canonical"],
+            confidence=m["confidence"],
+            source=m["source"],
         )
         for m in raw
     ]
@@ -99,8 +105,13 @@ class Extractor:
     [('ImageNet', 'Dataset')]
     """
 
-    def __init__(self, model: str | None = None, batch_size: int = 32, n_process: int = 1,
-                 use_trained: bool = True) -> None:
+    def __init__(
+        self,
+        model: str | None = None,
+        batch_size: int = 32,
+        n_process: int = 1,
+        use_trained: bool = True,
+    ) -> None:
         self.nlp = load_pipeline(model, use_trained)
         self.batch_size = batch_size
         self.n_process = n_process
@@ -109,11 +120,12 @@ class Extractor:
         for doc in self.nlp.pipe(texts, batch_size=self.batch_size, n_process=self.n_process):
             yield doc._.kg_mentions
 
-    def extract_texts(self, texts: Iterable[str],
-                      progress: Callable[[int], None] | None = None) -> list[list[Mention]]:
+    def extract_texts(
+        self, texts: Iterable[str], progress: Callable[[int], None] | None = None
+    ) -> list[list[Mention]]:
         texts = list(texts)
         out = []
-        for text, raw in zip(texts, self.raw_mentions(texts)):
+        for text, raw in zip(texts, self.raw_mentions(texts), strict=True):
             out.append(doc_mentions(text, raw))
             if progress:
                 progress(1)

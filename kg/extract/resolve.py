@@ -40,7 +40,9 @@ def resolve_entities(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, E
 
     def key_of(m: Mention) -> str:
         key = normalize_key(m.canonical or m.text)
-        if key in long_forms:  # an undefined acronym use ("MMEB" in a paper that never spells it out)
+        if (
+            key in long_forms
+        ):  # an undefined acronym use ("MMEB" in a paper that never spells it out)
             key = max(long_forms[key], key=lambda k: (long_forms[key][k], k))
         return key
 
@@ -69,7 +71,9 @@ def resolve_entities(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, E
         eid = entity_id(label, key)
         name = _pick_name(name_votes[key])
         entities[eid] = Entity(
-            id=eid, label=label, name=name,
+            id=eid,
+            label=label,
+            name=name,
             aliases=sorted(a for a in aliases[key] if a and a != name),
             paper_count=len(papers[key]),
         )

@@ -66,11 +66,15 @@ def test_cli_build_is_byte_for_byte_deterministic(tmp_path: Path, repo_root: Pat
     outs = []
     for name in ("a.json", "b.json"):
         out = tmp_path / name
-        result = runner.invoke(main, ["build", str(repo_root / "seeds"), "-o", str(out), "--no-cache"])
+        result = runner.invoke(
+            main, ["build", str(repo_root / "seeds"), "-o", str(out), "--no-cache"]
+        )
         assert result.exit_code == 0, result.output
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
-    related = runner.invoke(main, ["related", "MetaEmbed", "--graph", str(tmp_path / "a.json"), "--json"])
+    related = runner.invoke(
+        main, ["related", "MetaEmbed", "--graph", str(tmp_path / "a.json"), "--json"]
+    )
     data = json.loads(related.stdout)
     assert data and all(item["shared"] for item in data)
 
@@ -80,9 +84,20 @@ def test_cache_gives_the_cold_graph(tmp_path: Path, repo_root: Path) -> None:
     cache = tmp_path / "cache"
     cold = tmp_path / "cold.json"
     warm = tmp_path / "warm.json"
-    assert runner.invoke(main, ["build", str(repo_root / "seeds"), "-o", str(cold), "--no-cache"]).exit_code == 0
-    first = runner.invoke(main, ["build", str(repo_root / "seeds"), "-o", str(warm), "--cache-dir", str(cache), "--json"])
-    second = runner.invoke(main, ["build", str(repo_root / "seeds"), "-o", str(warm), "--cache-dir", str(cache), "--json"])
+    assert (
+        runner.invoke(
+            main, ["build", str(repo_root / "seeds"), "-o", str(cold), "--no-cache"]
+        ).exit_code
+        == 0
+    )
+    first = runner.invoke(
+        main,
+        ["build", str(repo_root / "seeds"), "-o", str(warm), "--cache-dir", str(cache), "--json"],
+    )
+    second = runner.invoke(
+        main,
+        ["build", str(repo_root / "seeds"), "-o", str(warm), "--cache-dir", str(cache), "--json"],
+    )
     assert json.loads(first.stdout)["from_cache"] == 0
     assert json.loads(second.stdout)["from_cache"] == 38
     assert warm.read_bytes() == cold.read_bytes()

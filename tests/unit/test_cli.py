@@ -19,14 +19,23 @@ def runner() -> CliRunner:
 def write_corpus(folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     rows = [
-        {"id": "p1", "title": "FooNet for protein folding",
-         "abstract": "We propose FooNet, a sparse encoder for protein structure prediction. "
-                     "FooNet is evaluated on the CASP14 benchmark and trained with AdamW."},
-        {"id": "p2", "title": "Scaling protein structure prediction",
-         "abstract": "Protein structure prediction matters. We evaluate BarFold on the CASP14 "
-                     "benchmark and compare with AdamW-trained baselines."},
-        {"id": "p3", "title": "Image captioning with CapX",
-         "abstract": "We introduce CapX for image captioning and report BLEU on MSCOCO."},
+        {
+            "id": "p1",
+            "title": "FooNet for protein folding",
+            "abstract": "We propose FooNet, a sparse encoder for protein structure prediction. "
+            "FooNet is evaluated on the CASP14 benchmark and trained with AdamW.",
+        },
+        {
+            "id": "p2",
+            "title": "Scaling protein structure prediction",
+            "abstract": "Protein structure prediction matters. We evaluate BarFold on the CASP14 "
+            "benchmark and compare with AdamW-trained baselines.",
+        },
+        {
+            "id": "p3",
+            "title": "Image captioning with CapX",
+            "abstract": "We introduce CapX for image captioning and report BLEU on MSCOCO.",
+        },
     ]
     (folder / "papers.jsonl").write_text("\n".join(json.dumps(r) for r in rows) + "\n{broken\n")
     return folder
@@ -35,15 +44,18 @@ def write_corpus(folder: Path) -> Path:
 @pytest.fixture()
 def graph(tmp_path: Path, runner: CliRunner) -> Path:
     out = tmp_path / "g.json"
-    result = runner.invoke(main, ["build", str(write_corpus(tmp_path / "in")), "-o", str(out), "--no-cache"])
+    result = runner.invoke(
+        main, ["build", str(write_corpus(tmp_path / "in")), "-o", str(out), "--no-cache"]
+    )
     assert result.exit_code == 0, result.output
     return out
 
 
 def test_build_summarises_and_reports_bad_lines(tmp_path: Path, runner: CliRunner) -> None:
     out = tmp_path / "g.json"
-    result = runner.invoke(main, ["build", str(write_corpus(tmp_path / "in")), "-o", str(out),
-                                  "--no-cache", "--json"])
+    result = runner.invoke(
+        main, ["build", str(write_corpus(tmp_path / "in")), "-o", str(out), "--no-cache", "--json"]
+    )
     assert result.exit_code == 0, result.output
     assert "papers.jsonl:4" in result.stderr  # the malformed line, by file and line
     summary = json.loads(result.stdout)
@@ -53,15 +65,26 @@ def test_build_summarises_and_reports_bad_lines(tmp_path: Path, runner: CliRunne
 
 
 def test_build_strict_fails_on_bad_record(tmp_path: Path, runner: CliRunner) -> None:
-    result = runner.invoke(main, ["build", str(write_corpus(tmp_path / "in")), "-o",
-                                  str(tmp_path / "g.json"), "--no-cache", "--strict"])
+    result = runner.invoke(
+        main,
+        [
+            "build",
+            str(write_corpus(tmp_path / "in")),
+            "-o",
+            str(tmp_path / "g.json"),
+            "--no-cache",
+            "--strict",
+        ],
+    )
     assert result.exit_code == 1 and "papers.jsonl:4" in result.output
     assert "Traceback" not in result.output
 
 
 def test_build_nothing_usable_exits_nonzero(tmp_path: Path, runner: CliRunner) -> None:
     (tmp_path / "empty.jsonl").write_text("")
-    result = runner.invoke(main, ["build", str(tmp_path / "empty.jsonl"), "-o", str(tmp_path / "g.json")])
+    result = runner.invoke(
+        main, ["build", str(tmp_path / "empty.jsonl"), "-o", str(tmp_path / "g.json")]
+    )
     assert result.exit_code == 1 and "Error:" in result.output and "Traceback" not in result.output
 
 
@@ -69,10 +92,14 @@ def test_related_text_and_json(graph: Path, runner: CliRunner) -> None:
     result = runner.invoke(main, ["related", "FooNet", "--graph", str(graph)])
     assert result.exit_code == 0, result.output
     assert "Scaling protein structure prediction" in result.output and "CASP14" in result.output
-    data = json.loads(runner.invoke(main, ["related", "foonet", "--graph", str(graph), "--json"]).stdout)
+    data = json.loads(
+        runner.invoke(main, ["related", "foonet", "--graph", str(graph), "--json"]).stdout
+    )
     assert data[0]["id"] == "p2"
     assert set(data[0]) >= {"id", "title", "display_name", "score", "shared"}
-    assert any(s["label"] == "Dataset" and s["name"].startswith("CASP14") for s in data[0]["shared"])
+    assert any(
+        s["label"] == "Dataset" and s["name"].startswith("CASP14") for s in data[0]["shared"]
+    )
 
 
 def test_related_unknown_title_suggests_and_fails(graph: Path, runner: CliRunner) -> None:

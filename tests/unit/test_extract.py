@@ -26,8 +26,10 @@ def test_pipeline_is_made_of_registered_components() -> None:
 
 
 def test_proposed_versus_used(extractor: Extractor) -> None:
-    text = ("We propose FooNet, a sparse encoder for protein folding. "
-            "FooNet is trained with AdamW and evaluated on the CASP14 benchmark.")
+    text = (
+        "We propose FooNet, a sparse encoder for protein folding. "
+        "FooNet is trained with AdamW and evaluated on the CASP14 benchmark."
+    )
     ms = by_text(extractor.extract_texts([text])[0])
     assert ms["FooNet"].role == Rel.PROPOSES and ms["FooNet"].type == Label.METHOD
     assert ms["AdamW"].role == Rel.USES
@@ -36,8 +38,7 @@ def test_proposed_versus_used(extractor: Extractor) -> None:
 
 
 def test_acronym_resolves_to_long_form(extractor: Extractor) -> None:
-    text = ("Scene text recognition (STR) is hard. We improve STR accuracy "
-            "with a new decoder.")
+    text = "Scene text recognition (STR) is hard. We improve STR accuracy with a new decoder."
     mentions = extractor.extract_texts([text])[0]
     str_mentions = [m for m in mentions if m.text == "STR"]
     assert str_mentions, [m.text for m in mentions]
@@ -64,4 +65,6 @@ def test_deterministic(extractor: Extractor) -> None:
     first = extractor.extract_texts([text])[0]
     second = Extractor(batch_size=1).extract_texts([text])[0]
     assert first == second
-    assert any(m.text == "BarBench" and m.type == Label.DATASET and m.role == Rel.PROPOSES for m in first)
+    assert any(
+        m.text == "BarBench" and m.type == Label.DATASET and m.role == Rel.PROPOSES for m in first
+    )

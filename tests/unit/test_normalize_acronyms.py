@@ -34,9 +34,21 @@ def test_clean_surface_collapses_space_and_dashes() -> None:
     "acronym, before, expected",
     [
         ("MER", "Micro-expression recognition", "Micro-expression recognition"),
-        ("MMEB", "evaluations on the Massive Multimodal Embedding Benchmark", "Massive Multimodal Embedding Benchmark"),
-        ("ViDoRe", "and the Visual Document Retrieval Benchmark", "Visual Document Retrieval Benchmark"),
-        ("GRPO", "we train with Group Relative Policy Optimization", "Group Relative Policy Optimization"),
+        (
+            "MMEB",
+            "evaluations on the Massive Multimodal Embedding Benchmark",
+            "Massive Multimodal Embedding Benchmark",
+        ),
+        (
+            "ViDoRe",
+            "and the Visual Document Retrieval Benchmark",
+            "Visual Document Retrieval Benchmark",
+        ),
+        (
+            "GRPO",
+            "we train with Group Relative Policy Optimization",
+            "Group Relative Policy Optimization",
+        ),
         ("MoE", "a sparse Mixture-of-Experts", "Mixture-of-Experts"),
         ("CoT", "we elicit chain-of-thought", "chain-of-thought"),
         ("INRs", "Implicit neural representations", "Implicit neural representations"),

@@ -21,15 +21,22 @@ def small_graph() -> nx.MultiDiGraph:
     }
     for pid, (title, name) in papers.items():
         G.add_node(pid, label="Paper", title=title, display_name=name, name=name)
-    ents = {"dataset:mmeb": ("Dataset", "MMEB", ["Massive Multimodal Embedding Benchmark"]),
-            "concept:llm": ("Concept", "large language model", []),
-            "method:metaembed": ("Method", "MetaEmbed", [])}
+    ents = {
+        "dataset:mmeb": ("Dataset", "MMEB", ["Massive Multimodal Embedding Benchmark"]),
+        "concept:llm": ("Concept", "large language model", []),
+        "method:metaembed": ("Method", "MetaEmbed", []),
+    }
     for eid, (label, name, aliases) in ents.items():
         G.add_node(eid, label=label, name=name, aliases=aliases, paper_count=0)
-    for u, v, t in [("a", "dataset:mmeb", "EVALUATES_ON"), ("b", "dataset:mmeb", "EVALUATES_ON"),
-                    ("a", "concept:llm", "MENTIONS"), ("b", "concept:llm", "MENTIONS"),
-                    ("c", "concept:llm", "MENTIONS"), ("d", "concept:llm", "MENTIONS"),
-                    ("a", "method:metaembed", "PROPOSES")]:
+    for u, v, t in [
+        ("a", "dataset:mmeb", "EVALUATES_ON"),
+        ("b", "dataset:mmeb", "EVALUATES_ON"),
+        ("a", "concept:llm", "MENTIONS"),
+        ("b", "concept:llm", "MENTIONS"),
+        ("c", "concept:llm", "MENTIONS"),
+        ("d", "concept:llm", "MENTIONS"),
+        ("a", "method:metaembed", "PROPOSES"),
+    ]:
         G.add_edge(u, v, key=t, type=t)
     for eid in ents:
         G.nodes[eid]["paper_count"] = G.in_degree(eid)

@@ -11,25 +11,41 @@ from kg.schema import Label, Rel
 from kg.store.file import load_graph, save_graph
 
 
-def mention(text: str, label: Label, role: Rel | None = None, canonical: str = "", start: int = 0) -> Mention:
+def mention(
+    text: str, label: Label, role: Rel | None = None, canonical: str = "", start: int = 0
+) -> Mention:
     from kg.schema import DEFAULT_ROLE
 
-    return Mention(start=start, end=start + len(text), text=text, type=label,
-                   role=role or DEFAULT_ROLE[label], sentence=f"... {text} ...", canonical=canonical or text)
+    return Mention(
+        start=start,
+        end=start + len(text),
+        text=text,
+        type=label,
+        role=role or DEFAULT_ROLE[label],
+        sentence=f"... {text} ...",
+        canonical=canonical or text,
+    )
 
 
 def corpus() -> tuple[list[Paper], dict[str, list[Mention]]]:
-    papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"Paper {i}", display_name=f"P{i}")
-              for i in range(3)]
+    papers = [
+        Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"Paper {i}", display_name=f"P{i}")
+        for i in range(3)
+    ]
     mentions = {
-        "p0": [mention("Massive Multimodal Embedding Benchmark", Label.DATASET),
-               mention("MMEB", Label.DATASET, canonical="Massive Multimodal Embedding Benchmark", start=50),
-               mention("FooNet", Label.METHOD, Rel.PROPOSES)],
-        "p1": [mention("MMEB", Label.METHOD),  # typed differently, acronym not defined here
-               mention("foonet", Label.METHOD),
-               mention("multi-vector retrieval", Label.TASK)],
-        "p2": [mention("Multi Vector Retrievals", Label.TASK),
-               mention("rare idea", Label.CONCEPT)],
+        "p0": [
+            mention("Massive Multimodal Embedding Benchmark", Label.DATASET),
+            mention(
+                "MMEB", Label.DATASET, canonical="Massive Multimodal Embedding Benchmark", start=50
+            ),
+            mention("FooNet", Label.METHOD, Rel.PROPOSES),
+        ],
+        "p1": [
+            mention("MMEB", Label.METHOD),  # typed differently, acronym not defined here
+            mention("foonet", Label.METHOD),
+            mention("multi-vector retrieval", Label.TASK),
+        ],
+        "p2": [mention("Multi Vector Retrievals", Label.TASK), mention("rare idea", Label.CONCEPT)],
     }
     return papers, mentions
 
