@@ -55,7 +55,7 @@ COINED = re.compile(
 )
 
 
-#: A name-like phrase: coined, or two or more capitalised words ("Group Relative Policy Optimization").
+#: A name-like phrase: coined, or capitalised words ("Group Relative Policy Optimization").
 def is_name_like(text: str) -> bool:
     words = text.replace("-", " ").split()
     return bool(COINED.match(text)) or (
