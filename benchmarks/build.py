@@ -62,6 +62,7 @@ class Run:
     returncode: int
     peak_rss_mb: float  # max over the child and its waited-for descendants (wait4)
     tree_rss_mb: float  # sampled peak of the summed RSS of the whole process tree
+    cpu_s: float = 0.0  # user + system CPU seconds of the child and its waited-for children
     papers: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
     stderr_tail: str = ""
@@ -150,6 +151,7 @@ def measure(
         returncode=proc.returncode,
         peak_rss_mb=usage.ru_maxrss / 1024,
         tree_rss_mb=peak_tree / 1024,
+        cpu_s=usage.ru_utime + usage.ru_stime,
         papers=papers,
         extra=extra,
         stderr_tail="\n".join(stderr.strip().splitlines()[-5:]),
@@ -202,7 +204,7 @@ def kg_build_help() -> str:
 
 
 def kg_build_argv(
-    inputs: Sequence[Path], out: Path, *, cache_dir: Path | None, help_text: str
+    inputs: Sequence[Path], out: Path, *, cache_dir: Path | None, help_text: str, jobs: int = 1
 ) -> list[str]:
     """The command for one build: the CLI when it has `build`, else the library in a child."""
     if help_text:
@@ -213,6 +215,10 @@ def kg_build_argv(
                 argv.append("--no-cache")
         else:
             argv += ["--cache-dir", str(cache_dir)]
+        if "--jobs" in help_text:
+            argv += ["--jobs", str(jobs)]
+        if "--json" in help_text:  # no progress bar on a pipe
+            argv.append("--json")
         return argv
     code = textwrap.dedent(
         """
@@ -224,11 +230,20 @@ def kg_build_argv(
         inputs = [Path(p) for p in json.loads(sys.argv[1])]
         cache = sys.argv[3] or None
         kw = {"cache_dir": Path(cache)} if cache else {}
+        kw["n_process"] = int(sys.argv[4])
         res = build(inputs, **kw)
         save_graph(res.graph, sys.argv[2])
         """
     )
-    return [PY, "-c", code, json.dumps([str(p) for p in inputs]), str(out), str(cache_dir or "")]
+    return [
+        PY,
+        "-c",
+        code,
+        json.dumps([str(p) for p in inputs]),
+        str(out),
+        str(cache_dir or ""),
+        str(jobs),
+    ]
 
 
 def graph_summary(path: Path) -> dict[str, Any]:
@@ -286,6 +301,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--skip", default="", help="comma-separated scenarios to skip: cold,naive,incremental"
     )
+    ap.add_argument(
+        "--jobs", type=int, default=min(2, os.cpu_count() or 1), help="kg build --jobs (default 2)"
+    )
     ap.add_argument("--keep", type=Path, help="keep the built graphs in this directory")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -309,6 +327,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "corpus": str(args.corpus),
         "papers": n,
         "cpus": os.cpu_count(),
+        "jobs": args.jobs,
+        "loadavg_before": os.getloadavg(),
         "kg_entry": "kg build (CLI)" if help_text else "kg.build.build (library, child)",
         "runs": {},
     }
@@ -317,7 +337,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "cold" not in skip:
         out = outdir / "cold.json"
         runs["cold"] = measure(
-            "kg build cold", kg_build_argv(inputs, out, cache_dir=None, help_text=help_text), n
+            "kg build cold",
+            kg_build_argv(inputs, out, cache_dir=None, help_text=help_text, jobs=args.jobs),
+            n,
         )
         if runs["cold"].returncode == 0:
             report["graph"] = graph_summary(out)
@@ -342,17 +364,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             ref, inc = outdir / "ref_cold.json", outdir / "incremental.json"
             runs["ref_cold"] = measure(
                 "cold base+new",
-                kg_build_argv([base, new], ref, cache_dir=None, help_text=help_text),
+                kg_build_argv(
+                    [base, new], ref, cache_dir=None, help_text=help_text, jobs=args.jobs
+                ),
                 n,
             )
             runs["warm_base"] = measure(
                 "cache warm-up (base)",
-                kg_build_argv([base], tmp / "base.json", cache_dir=cache, help_text=help_text),
+                kg_build_argv(
+                    [base], tmp / "base.json", cache_dir=cache, help_text=help_text, jobs=args.jobs
+                ),
                 len(base_rows),
             )
             runs["incremental"] = measure(
                 "incremental base+new",
-                kg_build_argv([base, new], inc, cache_dir=cache, help_text=help_text),
+                kg_build_argv(
+                    [base, new], inc, cache_dir=cache, help_text=help_text, jobs=args.jobs
+                ),
                 n,
             )
             if all(runs[k].returncode == 0 for k in ("ref_cold", "warm_base", "incremental")):
@@ -366,6 +394,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "sha256_incremental": sha256(inc),
                 }
 
+    report["loadavg_after"] = os.getloadavg()
     report["runs"] = {k: {**asdict(r), "papers_per_s": r.papers_per_s} for k, r in runs.items()}
     if "naive" in runs and runs["naive"].extra.get("pipe_s"):
         naive_pipe = runs["naive"].papers / runs["naive"].extra["pipe_s"]
@@ -386,8 +415,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def print_report(report: dict[str, Any], runs: dict[str, Run]) -> None:
-    print(f"corpus: {report['corpus']}  papers: {report['papers']}  cpus: {report['cpus']}")
-    print(f"kg entry point: {report['kg_entry']}")
+    print(
+        f"corpus: {report['corpus']}  papers: {report['papers']}  cpus: {report['cpus']}  "
+        f"load average before/after: {report['loadavg_before'][0]:.1f}/"
+        f"{report['loadavg_after'][0]:.1f} (a shared machine: compare ratios, not absolutes)"
+    )
+    print(f"kg entry point: {report['kg_entry']}, --jobs {report['jobs']}")
     if "graph" in report:
         print(f"graph: {report['graph']}")
     rows = []
@@ -403,7 +436,8 @@ def print_report(report: dict[str, Any], runs: dict[str, Run]) -> None:
                 "ok" if r.returncode == 0 else f"exit {r.returncode}",
             ]
         )
-    print(table(rows, ["run", "papers", "wall s", "papers/s", "peak RSS MiB", "tree RSS MiB", ""]))
+    hdr = ["run", "papers", "wall s", "papers/s", "CPU s", "peak RSS MiB", "tree RSS MiB", ""]
+    print(table(rows, hdr))
     if "naive" in runs and runs["naive"].extra:
         e = runs["naive"].extra
         print(
