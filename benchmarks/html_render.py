@@ -10,6 +10,22 @@ i.e. ``performance.now()`` at that frame), the median of ``--repeat`` page loads
 GRAPH argument it uses a synthetic graph of the ICLR 2026 size (~4,300 papers, ~20,000 entities,
 fixed seed) built by :func:`synthetic_graph`. Needs /usr/bin/chromium (scripts/install-chromium)
 and Playwright for Python (the test extras); no network.
+
+Measured 2026-11-29 on the shared 2-core machine (load average ~8, so noisy), Chromium 156,
+``--small`` = the seeds build, large = synthetic 4,300 papers / 20,299 entities, 5 loads each:
+
+    export                                   stable ms (median)
+    seeds: all 333 nodes, 522 links                 3,303
+    large capped at 200: 200 nodes, 427 links       1,966
+    large capped at 400 (default): 905 links        3,125
+    large capped at 600: 1,410 links                4,750
+    large capped at 800: 1,942 links               11,702
+    large capped at 1200: 3,029 links              19,582
+    large capped at 2000: 5,235 links              31,914
+
+Hence ``DEFAULT_MAX_NODES = 400``: a still picture in about 3 s, like the seeds graph; past 600
+nodes the wait grows faster than the node count, and 400 nodes is also about what one screen
+can show with readable labels.
 """
 
 from __future__ import annotations

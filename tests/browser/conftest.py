@@ -95,7 +95,12 @@ def offline_page(browser: Any) -> Iterator[OfflinePage]:
     context.route("**/*", route)
     context.set_offline(True)
     page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and result.console_errors.append(m.text))
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            result.console_errors.append(message.text)
+
+    page.on("console", console)
     page.on("pageerror", lambda exc: result.console_errors.append(f"pageerror: {exc}"))
     result.page = page
     yield result
