@@ -37,7 +37,7 @@ import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -214,10 +214,21 @@ class SpecterRanker:
 # --------------------------------------------------------------------------- kg
 
 
-def build_kg_graph(docs: Sequence[Doc], workdir: Path, cache_dir: Path | None = None) -> Any:
-    """Build a kg graph from ``docs`` through the lead's library function (kg.build.build)."""
+def build_kg_graph(
+    docs: Sequence[Doc],
+    workdir: Path,
+    cache_dir: Path | None = None,
+    title_in_abstract: bool = False,
+) -> Any:
+    """Build a kg graph from ``docs`` through the lead's library function (kg.build.build).
+
+    ``title_in_abstract`` prepends the title to the abstract (kg extracts from abstracts only),
+    an experiment to measure how much entity extraction from titles would add.
+    """
     import kg.build as kb
 
+    if title_in_abstract:
+        docs = [replace(d, abstract=f"{d.title}. {d.abstract}") for d in docs]
     jsonl = write_jsonl(docs, workdir / "papers.jsonl")
     build = getattr(kb, "build", None) or kb.build_graph
     result = build([jsonl], cache_dir=cache_dir) if cache_dir else build([jsonl])
@@ -525,6 +536,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--iclr-graph", type=Path, help="reuse a built ICLR graph (node-link JSON)")
     ap.add_argument("--csfcube-graph", type=Path, help="reuse a built CSFCube graph")
     ap.add_argument("--cache-dir", type=Path, help="kg extraction cache (faster re-runs)")
+    ap.add_argument(
+        "--title-in-abstract",
+        action="store_true",
+        help="experiment: build kg from title + abstract (kg extracts from abstracts only)",
+    )
     ap.add_argument("--save-graphs", type=Path, help="directory to save the graphs built here")
     ap.add_argument(
         "--keep-self", action="store_true", help="keep a query in its own judged pool (as judged)"
@@ -547,9 +563,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             G = load_graph(saved)
         else:
             with tempfile.TemporaryDirectory() as tmp, stage(f"kg build {name} ({len(docs)})"):
-                G = build_kg_graph(docs, Path(tmp), args.cache_dir)
+                G = build_kg_graph(docs, Path(tmp), args.cache_dir, args.title_in_abstract)
             if args.save_graphs:
-                save_graph(G, args.save_graphs / f"{name}.json")
+                suffix = "-title" if args.title_in_abstract else ""
+                save_graph(G, args.save_graphs / f"{name}{suffix}.json")
         align_graph(G, docs)
         return G
 
