@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
-import networkx as nx
 from rapidfuzz import fuzz, process
 
 from kg.errors import AmbiguousError, NotFoundError
-from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
+from kg.index import PaperIndex, as_index
+from kg.schema import Label, Rel
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 FUZZY_THRESHOLD = 80.0
 FUZZY_MARGIN = 8.0  # a fuzzy winner must beat the next paper by this much, or it's ambiguous
@@ -23,40 +27,42 @@ def _fold(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
-def paper_names(G: nx.MultiDiGraph) -> dict[str, set[str]]:
+def paper_names(source: nx.MultiDiGraph | PaperIndex) -> dict[str, set[str]]:
     """Every name a paper answers to → the paper ids."""
+    idx = as_index(source)
     names: dict[str, set[str]] = defaultdict(set)
-    for n, attrs in G.nodes(data=True):
-        if attrs.get(LABEL_ATTR) == Label.PAPER.value:
+    for n, attrs in idx.nodes.items():
+        if attrs["label"] == Label.PAPER.value:
             for name in (n, attrs.get("title"), attrs.get("display_name")):
                 if name:
                     names[name].add(n)
-    for u, v, attrs in G.edges(data=True):
-        if attrs.get(TYPE_ATTR) == Rel.PROPOSES.value:
-            ent = G.nodes[v]
-            for name in (ent.get("name"), *ent.get("aliases", [])):
-                if name:
-                    names[name].add(u)
+    for paper, links in idx.links.items():
+        for entity, rel in links:
+            if rel == Rel.PROPOSES.value:
+                ent = idx.nodes[entity]
+                for name in (ent.get("name"), *ent.get("aliases", [])):
+                    if name:
+                        names[name].add(paper)
     return names
 
 
-def entity_names(G: nx.MultiDiGraph) -> dict[str, set[str]]:
+def entity_names(source: nx.MultiDiGraph | PaperIndex) -> dict[str, set[str]]:
     """Every name an entity answers to (name, aliases, id) → the entity ids."""
     names: dict[str, set[str]] = defaultdict(set)
-    for n, attrs in G.nodes(data=True):
-        if attrs.get(LABEL_ATTR) != Label.PAPER.value:
+    for n, attrs in as_index(source).nodes.items():
+        if attrs["label"] != Label.PAPER.value:
             for name in (n, attrs.get("name"), *attrs.get("aliases", [])):
                 if name:
                     names[name].add(n)
     return names
 
 
-def _describe(G: nx.MultiDiGraph, node: str) -> str:
-    attrs = G.nodes[node]
-    if attrs.get(LABEL_ATTR) == Label.PAPER.value:
-        what = attrs.get("title") or attrs.get("abstract", "")[:70]
+def _describe(idx: PaperIndex, node: str) -> str:
+    attrs = idx.nodes[node]
+    if attrs["label"] == Label.PAPER.value:
+        what = attrs.get("title") or attrs.get("snippet", "")
         return f"{attrs.get('display_name') or node}: {what}"
-    return f"{attrs.get('name')} ({attrs.get(LABEL_ATTR)})"
+    return f"{attrs.get('name')} ({attrs['label']})"
 
 
 def _exact(query: str, names: dict[str, set[str]]) -> set[str]:
@@ -67,7 +73,7 @@ def _exact(query: str, names: dict[str, set[str]]) -> set[str]:
     return set(hits)
 
 
-def _one(G: nx.MultiDiGraph, query: str, hits: set[str], what: str) -> str:
+def _one(G: PaperIndex, query: str, hits: set[str], what: str) -> str:
     if len(hits) == 1:
         return next(iter(hits))
     listing = "; ".join(_describe(G, n) for n in sorted(hits)[:10])
@@ -76,7 +82,7 @@ def _one(G: nx.MultiDiGraph, query: str, hits: set[str], what: str) -> str:
     )
 
 
-def _fuzzy(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], what: str) -> str:
+def _fuzzy(G: PaperIndex, query: str, names: dict[str, set[str]], what: str) -> str:
     scored = process.extract(query, list(names), scorer=fuzz.WRatio, processor=_fold, limit=20)
     best: dict[str, float] = {}
     for name, score, _ in scored:
@@ -94,22 +100,27 @@ def _fuzzy(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], what: str
     raise NotFoundError(f"no {what} matches {query!r}.{hint}")
 
 
-def resolve_name(G: nx.MultiDiGraph, query: str, names: dict[str, set[str]], what: str) -> str:
+def resolve_name(
+    source: nx.MultiDiGraph | PaperIndex, query: str, names: dict[str, set[str]], what: str
+) -> str:
     """The single node ``query`` names among ``names``: exact, then case-insensitive, then
     fuzzy; a NotFoundError (with the closest names) or AmbiguousError otherwise."""
+    G = as_index(source)
     query = query.strip()
     hits = _exact(query, names)
     return _one(G, query, hits, what) if hits else _fuzzy(G, query, names, what)
 
 
-def find_paper(G: nx.MultiDiGraph, query: str) -> str:
+def find_paper(source: nx.MultiDiGraph | PaperIndex, query: str) -> str:
     """The id of the paper ``query`` names (title, display name, id, or a proposed entity)."""
-    return resolve_name(G, query, paper_names(G), "paper")
+    idx = as_index(source)
+    return resolve_name(idx, query, paper_names(idx), "paper")
 
 
-def find_node(G: nx.MultiDiGraph, query: str) -> str:
+def find_node(source: nx.MultiDiGraph | PaperIndex, query: str) -> str:
     """A paper or an entity by name (for ``kg show``): an exact or case-insensitive match on a
     paper, then on an entity, then the best fuzzy match over both."""
+    G = as_index(source)
     query = query.strip()
     papers, entities = paper_names(G), entity_names(G)
     for names, what in ((papers, "paper"), (entities, "entity")):

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
-import networkx as nx
+from kg.index import PaperIndex, as_index
+from kg.schema import TYPE_WEIGHT, Label
 
-from kg.schema import LABEL_ATTR, TYPE_WEIGHT, Label
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 @dataclass
@@ -44,11 +47,15 @@ def entity_weight(label: str, paper_count: int) -> float:
     return TYPE_WEIGHT[Label(label)] / math.log(1 + max(paper_count, 1))
 
 
-def related_papers(G: nx.MultiDiGraph, paper: str, k: int | None = 10) -> list[Related]:
+def related_papers(
+    source: nx.MultiDiGraph | PaperIndex, paper: str, k: int | None = 10
+) -> list[Related]:
     """The ``k`` papers most related to ``paper`` (a paper id), best first, with reasons.
 
     ``k=None`` returns every paper that shares anything. Ties are broken by paper id.
+    ``source`` is a graph or, for repeated queries, its :class:`~kg.index.PaperIndex`.
 
+    >>> import networkx as nx
     >>> G = nx.MultiDiGraph()
     >>> for p in "abc":
     ...     G.add_node(p, label="Paper", title=p.upper(), display_name=p)
@@ -60,13 +67,15 @@ def related_papers(G: nx.MultiDiGraph, paper: str, k: int | None = 10) -> list[R
     >>> [(r.id, r.score, [s.name for s in r.shared]) for r in related_papers(G, "a")]
     [('b', 1.270913, ['X', 'y']), ('c', 0.360674, ['y'])]
     """
+    idx = as_index(source)
     scores: dict[str, float] = {}
     shared: dict[str, list[Shared]] = {}
-    for entity in sorted(set(G.successors(paper))):
-        attrs = G.nodes[entity]
-        w = entity_weight(attrs[LABEL_ATTR], int(attrs.get("paper_count") or G.in_degree(entity)))
-        item = Shared(entity, attrs.get("name", entity), attrs[LABEL_ATTR], round(w, 6))
-        for other in set(G.predecessors(entity)):
+    for entity in sorted({e for e, _ in idx.links.get(paper, [])}):
+        attrs = idx.nodes[entity]
+        papers = idx.backlinks.get(entity, [])
+        w = entity_weight(attrs["label"], int(attrs.get("paper_count") or len(papers)))
+        item = Shared(entity, attrs.get("name", entity), attrs["label"], round(w, 6))
+        for other in papers:
             if other == paper:
                 continue
             scores[other] = scores.get(other, 0.0) + w
@@ -76,7 +85,7 @@ def related_papers(G: nx.MultiDiGraph, paper: str, k: int | None = 10) -> list[R
         ranked = ranked[:k]
     out = []
     for q in ranked:
-        attrs = G.nodes[q]
+        attrs = idx.nodes[q]
         reasons = sorted(shared[q], key=lambda s: (-s.weight, s.name))
         out.append(
             Related(

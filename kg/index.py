@@ -1,0 +1,97 @@
+"""A compact, read-only index of a graph for the questions asked most: which paper is this
+name, and which papers share entities with it.
+
+Loading the full node-link JSON of a conference (tens of MB: abstracts and evidence sentences)
+and building a NetworkX graph from it takes seconds; ``kg related`` needs only ids, names and
+links. :func:`load_index` keeps a pickled index per graph file in kg's cache folder and rebuilds
+it whenever the graph file changes (size or modification time), so answers never go stale.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import networkx as nx
+
+from kg.schema import LABEL_ATTR, TYPE_ATTR, Label
+
+INDEX_VERSION = 1
+_NODE_KEYS = ("name", "title", "display_name", "aliases", "paper_count")
+
+
+@dataclass
+class PaperIndex:
+    #: node id -> {"label", "name", "title", "display_name", "aliases", "paper_count", "snippet"}
+    nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: paper id -> [(entity id, relationship type)], sorted
+    links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    #: entity id -> [paper ids], sorted
+    backlinks: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def from_graph(cls, G: nx.MultiDiGraph) -> PaperIndex:
+        idx = cls()
+        for n, attrs in G.nodes(data=True):
+            node = {k: attrs[k] for k in _NODE_KEYS if k in attrs}
+            node["label"] = attrs[LABEL_ATTR]
+            if attrs[LABEL_ATTR] == Label.PAPER.value:
+                node["snippet"] = (attrs.get("abstract") or "")[:70]
+            idx.nodes[n] = node
+        for u, v, attrs in G.edges(data=True):
+            idx.links.setdefault(u, []).append((v, attrs[TYPE_ATTR]))
+            idx.backlinks.setdefault(v, []).append(u)
+        for lst in idx.links.values():
+            lst.sort()
+        for papers in idx.backlinks.values():
+            papers.sort()
+        return idx
+
+    def is_paper(self, node: str) -> bool:
+        return self.nodes[node]["label"] == Label.PAPER.value
+
+
+def as_index(source: nx.MultiDiGraph | PaperIndex) -> PaperIndex:
+    return source if isinstance(source, PaperIndex) else PaperIndex.from_graph(source)
+
+
+def _signature(path: Path) -> tuple[int, int, int]:
+    st = path.stat()
+    return (INDEX_VERSION, st.st_size, st.st_mtime_ns)
+
+
+def index_path(graph_path: Path, cache_dir: Path) -> Path:
+    key = hashlib.sha256(str(graph_path.resolve()).encode()).hexdigest()[:20]
+    return cache_dir / "index" / f"{key}.pickle"
+
+
+def load_index(graph_path: str | Path, cache_dir: str | Path | None = None) -> PaperIndex:
+    """The index of the graph file at ``graph_path``, from the cache when it is current."""
+    from kg.cache import default_cache_dir
+    from kg.store.file import load_graph
+
+    graph_path = Path(graph_path)
+    cached = index_path(graph_path, Path(cache_dir) if cache_dir else default_cache_dir())
+    if graph_path.exists():
+        signature = _signature(graph_path)
+        try:
+            with cached.open("rb") as fh:
+                stored_signature, index = pickle.load(fh)
+            if stored_signature == signature:
+                return index
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
+            pass  # missing or unreadable cache: rebuild it below
+    index = PaperIndex.from_graph(load_graph(graph_path))  # raises GraphFileError if missing
+    try:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(".tmp")
+        with tmp.open("wb") as fh:
+            pickle.dump((_signature(graph_path), index), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        tmp.replace(cached)
+    except OSError:
+        pass  # a read-only cache folder only costs speed
+    return index

@@ -1,0 +1,29 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+from kg.index import PaperIndex, index_path, load_index
+from kg.related import related_papers
+from kg.store.file import save_graph
+from tests.unit.test_related_lookup_store import small_graph
+
+
+def test_index_answers_like_the_graph() -> None:
+    G = small_graph()
+    idx = PaperIndex.from_graph(G)
+    assert related_papers(idx, "a") == related_papers(G, "a")
+    assert idx.backlinks["concept:llm"] == ["a", "b", "c", "d"]
+
+
+def test_cached_index_is_rebuilt_when_the_graph_changes(tmp_path: Path) -> None:
+    G = small_graph()
+    graph = save_graph(G, tmp_path / "g.json")
+    cache = tmp_path / "cache"
+    first = load_index(graph, cache)
+    assert index_path(graph, cache).exists()
+    assert load_index(graph, cache).nodes == first.nodes  # served from the cache
+    G.add_node("e", label="Paper", title="A new paper", display_name="E", name="E")
+    G.add_edge("e", "dataset:mmeb", key="EVALUATES_ON", type="EVALUATES_ON")
+    save_graph(G, graph)
+    fresh = load_index(graph, cache)
+    assert "e" in fresh.nodes and "e" in fresh.backlinks["dataset:mmeb"]
