@@ -275,3 +275,15 @@ def test_cli_export_html(tiny, tmp_path, monkeypatch):
 
     res = runner.invoke(main, ["export", "html", "--help"])
     assert res.exit_code == 0 and "--focus" in res.output and "kg export html" in res.output
+
+
+def test_link_weight_prefers_specific_entities(tiny):
+    from kg.html.subgraph import link_weight
+
+    tiny.nodes["concept:llm"]["paper_count"] = 500  # a broad concept says little per link
+    assert link_weight(tiny, "paper:2", "concept:llm") < link_weight(
+        tiny, "paper:2", "dataset:mmeb"
+    )
+    assert link_weight(tiny, "paper:2", "dataset:mmeb") == link_weight(
+        tiny, "dataset:mmeb", "paper:2"
+    )
