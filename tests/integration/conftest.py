@@ -51,6 +51,10 @@ def neo4j_uri() -> Iterator[str]:
     if uri:
         yield uri
         return
+    if run_script("status").returncode == 0:  # someone else's server: use it, leave it running
+        port = os.environ.get("NEO4J_TEST_BOLT_PORT", "7687")
+        yield f"bolt://127.0.0.1:{port}"
+        return
     done = run_script("start")
     if done.returncode != 0:
         no_server(f"scripts/neo4j-test-server start failed:\n{done.stderr[-3000:]}")
