@@ -110,18 +110,29 @@ def link_weight(G: nx.MultiDiGraph, u: str, v: str) -> float:
 _LABELS = {label.value: label for label in Label}
 
 
-def peel_to(G: nx.MultiDiGraph, max_nodes: int, keep: Iterable[str] = ()) -> set[str]:
-    """The ``max_nodes`` nodes that survive repeatedly removing the least-linked node.
+def peel_to(
+    G: nx.MultiDiGraph, max_nodes: int, keep: Iterable[str] = (), nodes: Iterable[str] | None = None
+) -> set[str]:
+    """The ``max_nodes`` of ``nodes`` (default: all) that survive repeatedly removing the
+    least-linked node.
 
     A node's degree is the summed :func:`link_weight` of its links to the nodes still present;
     ties go to the node id so the result is deterministic. Nodes in ``keep`` are never removed.
     """
-    alive = set(G.nodes)
+    alive = set(G.nodes) if nodes is None else set(nodes)
     if len(alive) <= max_nodes:
         return alive
     protected = set(keep) & alive
-    U = G.to_undirected(as_view=True)
-    adjacency = {n: {m: link_weight(G, n, m) for m in U.neighbors(n) if m != n} for n in alive}
+    cache: dict[str, float] = {}  # the weight depends on the entity end only
+    adjacency: dict[str, dict[str, float]] = {n: {} for n in alive}
+    # One pass over the edges of the base graph: much faster than neighbour or subgraph views.
+    for u, v in G.edges(alive):
+        if u == v or v not in alive:
+            continue
+        entity = v if G.nodes[u].get(LABEL_ATTR) == Label.PAPER.value else u
+        if entity not in cache:
+            cache[entity] = link_weight(G, u, v)
+        adjacency[u][v] = adjacency[v][u] = cache[entity]
     degree = {n: sum(adj.values()) for n, adj in adjacency.items()}
     heap = [(d, n) for n, d in degree.items() if n not in protected]
     heapq.heapify(heap)
@@ -165,7 +176,7 @@ def select(
         raise InputError(f"--max-nodes must be 0 (no limit) or more (got {cap})")
     capped = False
     if cap and len(nodes) > cap:
-        nodes = peel_to(G.subgraph(nodes), cap, keep=[focus] if focus else [])
+        nodes = peel_to(G, cap, keep=[focus] if focus else [], nodes=nodes)
         capped = True
     sub = G.subgraph(nodes)
     left_out = Counter(_label(G, n) for n in G.nodes if n not in nodes)
