@@ -4,6 +4,7 @@ helpers that ``kg related --backend neo4j`` (kg/cli/core.py) reuses."""
 from __future__ import annotations
 
 import json
+import logging
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -15,6 +16,11 @@ from kg.cli import main
 from kg.store.file import DEFAULT_GRAPH_PATH
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+# The driver logs each transient retry as a warning; with no handler configured Python would
+# print those to stderr. A failure must read as ONE line (the final Neo4jError), so keep them
+# quiet in the CLI.
+logging.getLogger("neo4j").addHandler(logging.NullHandler())
 
 
 def connection_options(func: F) -> F:

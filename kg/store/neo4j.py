@@ -408,7 +408,14 @@ def ensure_schema(conn: Neo4jConnection) -> None:
 
 
 def delete_kg_nodes(conn: Neo4jConnection, batch_size: int = DEFAULT_BATCH_SIZE) -> int:
-    """Delete every node kg loaded (and its relationships), in batches. Returns the count."""
+    """Delete every node kg loaded and its relationships, in bounded transactions (the
+    relationships first, so a popular entity never drags thousands of them into one
+    transaction). Returns the number of nodes deleted."""
+    paper = _q(Label.PAPER.value)
+    rels = (f"MATCH (p:{paper})-[r]->() WHERE p.{MANAGED} = true "
+            "WITH r LIMIT $limit DELETE r RETURN count(*) AS deleted")
+    while conn.write(rels, limit=batch_size * 5)[0]["deleted"]:
+        pass
     total = 0
     for label in (Label.PAPER, *ENTITY_LABELS):
         while True:

@@ -146,7 +146,7 @@ class FakeConnection(Neo4jConnection):
 
     def write(self, query: str, **params: Any) -> Any:
         self.calls.append((query, params))
-        if query.startswith("MATCH") and "DETACH DELETE" in query:
+        if query.startswith("MATCH") and "DELETE" in query:
             return [{"deleted": 0}]
         return []
 
@@ -173,9 +173,11 @@ def test_load_batches_rows_and_reports_progress() -> None:
 def test_load_replace_deletes_kg_nodes_first() -> None:
     conn = FakeConnection()
     load_graph_into_neo4j(small_graph(2), conn, replace=True)
-    deletes = [i for i, (q, _) in enumerate(conn.calls) if "DETACH DELETE" in q]
+    deletes = [i for i, (q, _) in enumerate(conn.calls) if "DELETE" in q]
     merges = [i for i, (q, _) in enumerate(conn.calls) if "MERGE" in q]
-    assert len(deletes) == 1 + len(ENTITY_LABELS) and max(deletes) < min(merges)
+    # Relationships first (one query), then each label's nodes; all before any MERGE.
+    assert "DELETE r" in conn.calls[deletes[0]][0]
+    assert len(deletes) == 2 + len(ENTITY_LABELS) and max(deletes) < min(merges)
 
 
 def test_load_without_replace_deletes_nothing() -> None:
