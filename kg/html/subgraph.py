@@ -29,8 +29,8 @@ from kg.errors import InputError
 from kg.schema import ENTITY_LABELS, LABEL_ATTR, TYPE_WEIGHT, Label
 
 #: Default node cap for exports without --focus. Chosen from benchmarks/html_render.py: on the
-#: 2-core machine a 400-node export of an ICLR-sized graph is still in ~3 s (like the seeds
-#: graph), 800 nodes take ~12 s and 2,000 ~32 s, and beyond ~400 the labels stop being readable.
+#: 2-core machine the 400-node export of the ICLR 2026 graph is still in ~3.6 s (the seeds graph:
+#: ~2.7 s), 1,200 nodes take ~15 s and 2,000 ~33 s, and beyond ~400 labels stop being readable.
 DEFAULT_MAX_NODES = 400
 
 
