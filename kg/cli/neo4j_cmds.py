@@ -14,6 +14,7 @@ import click
 
 from kg.cli import main
 from kg.store.file import DEFAULT_GRAPH_PATH
+from kg.store.neo4j import DEFAULT_BATCH_SIZE
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -70,7 +71,7 @@ def _echo_json(data: Any) -> None:
 @click.argument("graph", required=False, default=str(DEFAULT_GRAPH_PATH),
                 type=click.Path(dir_okay=False, path_type=Path))
 @connection_options
-@click.option("--batch-size", type=click.IntRange(1), default=1000, show_default=True,
+@click.option("--batch-size", type=click.IntRange(1), default=DEFAULT_BATCH_SIZE, show_default=True,
               help="Rows per UNWIND transaction.")
 @click.option("--replace", is_flag=True,
               help="First delete every node kg loaded before (other data is left alone).")

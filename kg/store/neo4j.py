@@ -20,9 +20,7 @@ import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from kg.errors import Neo4jError
 from kg.schema import (
@@ -37,7 +35,7 @@ from kg.schema import (
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_USER = "neo4j"
-DEFAULT_BATCH_SIZE = 1000
+DEFAULT_BATCH_SIZE = 5000
 URI_SCHEMES = ("bolt", "neo4j", "bolt+s", "bolt+ssc", "neo4j+s", "neo4j+ssc")
 #: The property that marks a node as written by kg (what ``replace=True`` deletes).
 MANAGED = "kg_managed"
@@ -45,6 +43,9 @@ MANAGED = "kg_managed"
 FULLTEXT_INDEX = "kg_text"
 #: Node properties that are bookkeeping, not graph data (left out of row comparisons).
 NODE_SKIP = {LABEL_ATTR}
+
+if TYPE_CHECKING:  # networkx is imported lazily: `kg --help` should not pay for it
+    import networkx as nx
 
 Progress = Callable[[int], None]
 
@@ -273,6 +274,7 @@ def graph_to_rows(G: nx.MultiDiGraph) -> GraphRows:
     Rows come in a fixed order (sorted by id) so batches are reproducible. Unknown labels or
     relationship types are rejected: they would have to be pasted into Cypher text.
 
+    >>> import networkx as nx
     >>> G = nx.MultiDiGraph()
     >>> G.add_node("p1", id="p1", label="Paper", name="P", title="T", year=2024)
     >>> G.add_node("dataset:x", id="dataset:x", label="Dataset", name="X", paper_count=1)
@@ -529,6 +531,8 @@ def related_papers_neo4j(conn: Neo4jConnection, paper_id: str, k: int | None = 1
 def paper_lookup_graph(conn: Neo4jConnection) -> nx.MultiDiGraph:
     """A small graph of the papers in Neo4j and what they propose: enough for
     :func:`kg.lookup.find_paper` to resolve a title or name without the graph file."""
+    import networkx as nx
+
     G = nx.MultiDiGraph()
     paper = _q(Label.PAPER.value)
     for rec in conn.read(
