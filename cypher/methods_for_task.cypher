@@ -1,6 +1,6 @@
 // name: methods_for_task
 // answers: The methods most used by the papers that address a task.
-// param task: "reinforcement learning"  -- a task name or alias (any case)
+// param task: "mathematical reasoning"  -- a task name or alias (any case)
 MATCH (t:Task)
 WHERE toLower(t.name) = toLower($task) OR t.id = $task
    OR any(alias IN coalesce(t.aliases, []) WHERE toLower(alias) = toLower($task))

@@ -1,6 +1,6 @@
 // name: papers_on_dataset
 // answers: Which papers evaluate on (or introduce) a dataset or benchmark, with the sentence that says so.
-// param dataset: "VQA"  -- a dataset name or alias (any case), e.g. "MMEB"
+// param dataset: "MMEB"  -- a dataset name or alias (any case)
 MATCH (d:Dataset)
 WHERE toLower(d.name) = toLower($dataset) OR d.id = $dataset
    OR any(alias IN coalesce(d.aliases, []) WHERE toLower(alias) = toLower($dataset))
