@@ -22,8 +22,9 @@ def eval_group() -> None:
               show_default=True, help="Which SciERC split to score.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
               help=DATA_HELP)
-@click.option("--component", type=click.Choice(["full", "model"]), default="full",
-              show_default=True, help="kg's full extractor, or the trained model alone.")
+@click.option("--component", type=click.Choice(["full", "model", "rules"]), default="full",
+              show_default=True,
+              help="kg's full extractor, the trained model alone, or the rules without it.")
 @click.option("--model", "model_path", type=click.Path(path_type=Path), default=None,
               help="With --component model: a trained spaCy pipeline directory to score.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
@@ -60,18 +61,20 @@ def train_group() -> None:
               help=DATA_HELP)
 @click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to write the model [default: the shipped kg/extract/models/scierc_ner].")
-@click.option("--pretrain-epochs", type=int, default=2, show_default=True,
-              help="Epochs of `spacy pretrain` on unlabelled abstracts (0 = skip).")
+@click.option("--no-pretrain", is_flag=True,
+              help="Skip `spacy pretrain` of the tok2vec on unlabelled abstracts.")
 @click.option("--shared", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Folder with the unlabelled corpora [default: the parent of --data].")
 @click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep intermediate files here [default: a temporary folder].")
 @click.option("--max-steps", type=int, default=None, help="Override the config's max_steps.")
-def train_scierc(data: Path | None, output: Path | None, pretrain_epochs: int,
+def train_scierc(data: Path | None, output: Path | None, no_pretrain: bool,
                  shared: Path | None, workdir: Path | None, max_steps: int | None) -> None:
-    """Reproduce the shipped SciERC entity recogniser (CPU, about 20-30 minutes).
+    """Reproduce the shipped SciERC entity recogniser (CPU, 30-60 minutes).
 
-    Config: kg/extract/models/scierc_ner.cfg. Train on train, early-stop on dev.
+    Recipe: word2vec vectors and `spacy pretrain` on the unlabelled abstracts in the shared
+    data, then `spacy train` on SciERC train with dev for early stopping. Config:
+    kg/extract/models/scierc_ner.cfg. Needs gensim (for the vectors).
 
     \b
     Example:
@@ -80,6 +83,6 @@ def train_scierc(data: Path | None, output: Path | None, pretrain_epochs: int,
     from kg.evaluate.scierc import DEFAULT_DATA, MODEL_DIR
     from kg.evaluate.training import train
 
-    out = train(data or DEFAULT_DATA, output or MODEL_DIR, shared, workdir, pretrain_epochs,
+    out = train(data or DEFAULT_DATA, output or MODEL_DIR, shared, workdir, not no_pretrain,
                 max_steps=max_steps)
     click.echo(f"Model written to {out}")

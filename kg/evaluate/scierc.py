@@ -266,11 +266,15 @@ def model_extractor(model: str | Path | None = None, batch_size: int = 64) -> Ex
     return extract
 
 
-def full_extractor() -> Extractor:
-    """kg's full extractor (model + rules), its kg types mapped to SciERC labels."""
-    from kg.extract import Extractor as KgExtractor  # type: ignore[attr-defined]
+def full_extractor(use_trained: bool = True) -> Extractor:
+    """kg's full extractor (rules + trained model; ``use_trained=False``: rules only), its kg
+    types mapped to SciERC labels."""
+    try:
+        from kg.extract import Extractor as KgExtractor  # type: ignore[attr-defined]
+    except ImportError:
+        from kg.extract.pipeline import Extractor as KgExtractor
 
-    ex = KgExtractor()
+    ex = KgExtractor(use_trained=use_trained)
 
     def extract(texts: list[str]) -> list[list[Span]]:
         return [
@@ -287,16 +291,20 @@ def run(
     component: str = "full",
     model: str | Path | None = None,
 ) -> Scores:
-    """Load a split, build the chosen extractor (``full`` or ``model``) and score it."""
+    """Load a split, build the chosen extractor and score it.
+
+    ``component``: ``full`` (kg's extractor), ``model`` (the trained recogniser alone) or
+    ``rules`` (kg's extractor without the trained model, to see what each part adds).
+    """
     if split not in SPLITS:
         raise InputError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
     docs = load_split(data, split)
     if component == "model":
         extract = model_extractor(model)
-    elif component == "full":
-        extract = full_extractor()
+    elif component in ("full", "rules"):
+        extract = full_extractor(use_trained=component == "full")
     else:
-        raise InputError(f"unknown component {component!r}; choose full or model")
+        raise InputError(f"unknown component {component!r}; choose full, model or rules")
     return evaluate(extract, docs)
 
 

@@ -10,9 +10,11 @@ Steps (all CPU, see ``kg train scierc --help``):
    (ICLR 2026 + 2018 abstracts, CSFCube abstracts, ScienceIE paragraphs, SciREX full papers,
    SciERC *train* abstracts) as JSONL for ``spacy pretrain``; texts overlapping SciERC dev/test
    are dropped.
-3. ``spacy pretrain`` (character objective) initialises the NER's own tok2vec, then
-   ``spacy train`` trains it on train with dev for early stopping. The config is
-   ``kg/extract/models/scierc_ner.cfg``.
+3. :func:`train_vectors`: 96-d skip-gram word2vec (gensim) on those texts, lower-cased, top
+   20k words, used as static vectors by the NER's tok2vec (shipped in the model's vocab).
+4. ``spacy pretrain`` (character objective, first ~1.2M words) initialises the NER's own
+   tok2vec, then ``spacy train`` trains it on train with dev for early stopping. The config is
+   ``kg/extract/models/scierc_ner.cfg``. :func:`ship` copies the best model into place.
 """
 
 from __future__ import annotations
@@ -179,25 +181,55 @@ def _register_callbacks() -> None:
 _register_callbacks()
 
 
+def train_vectors(raw_jsonl: str | Path, out_dir: str | Path, dim: int = 96,
+                  keep: int = 20000, workers: int = 2) -> Path:
+    """Skip-gram word2vec (gensim) on the lower-cased, en_core_web_sm-tokenised unlabelled texts,
+    the ``keep`` most frequent words, converted with ``spacy init vectors --attr LOWER``."""
+    import spacy
+    from gensim.models import Word2Vec
+    from spacy.training.initialize import convert_vectors
+
+    nlp = spacy.load(BASE_MODEL, exclude=["tok2vec", "tagger", "parser", "senter", "ner",
+                                          "attribute_ruler", "lemmatizer"])
+    with open(raw_jsonl, encoding="utf-8") as fh:
+        texts = [json.loads(line)["text"] for line in fh]
+    sents = [[t.lower_ for t in doc] for doc in nlp.tokenizer.pipe(texts, batch_size=256)]
+    w2v = Word2Vec(sents, vector_size=dim, window=5, min_count=3, workers=workers, epochs=5,
+                   sg=1, negative=5, sample=1e-4, seed=0)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    txt = out_dir / "w2v.txt"
+    words = w2v.wv.index_to_key[:keep]
+    with open(txt, "w", encoding="utf-8") as fh:
+        fh.write(f"{len(words)} {dim}\n")
+        for w in words:
+            fh.write(w + " " + " ".join(f"{x:.5f}" for x in w2v.wv[w]) + "\n")
+    vec_nlp = spacy.blank("en")
+    convert_vectors(vec_nlp, txt, truncate=0, prune=-1, name="scierc_w2v96", attr="LOWER")
+    vec_nlp.to_disk(out_dir / "vectors")
+    return out_dir / "vectors"
+
+
 def train(
     data_dir: str | Path,
     output: str | Path,
     shared_data: str | Path | None = None,
     workdir: str | Path | None = None,
-    pretrain_epochs: int = 2,
+    pretrain: bool = True,
     config: str | Path = CONFIG,
     max_steps: int | None = None,
 ) -> Path:
-    """Reproduce the shipped model: prepare → (pretrain tok2vec) → train → copy the best model.
+    """Reproduce the shipped model: prepare → vectors → pretrain tok2vec → train → copy best.
 
-    ``shared_data`` (default: the parent of ``data_dir``) supplies the unlabelled text for
-    pretraining; ``pretrain_epochs=0`` skips pretraining. Returns ``output``.
+    ``shared_data`` (default: the parent of ``data_dir``) supplies the unlabelled text for the
+    vectors and the pretraining; ``pretrain=False`` skips the pretraining. Returns ``output``.
+    CPU-only; about 30-40 minutes on two cores. Not bit-identical to the shipped model (thread
+    timing in word2vec), but the same recipe.
     """
-    import shutil
     import tempfile
 
     from spacy.cli.train import train as spacy_train
-    from spacy.training.pretrain import pretrain
+    from spacy.training.pretrain import pretrain as spacy_pretrain
     from spacy.util import load_config
 
     from kg.evaluate.scierc import ALL_TYPES
@@ -206,17 +238,20 @@ def train(
     work = Path(workdir) if workdir else Path(tempfile.mkdtemp(prefix="kg-train-"))
     work.mkdir(parents=True, exist_ok=True)
     corpus = prepare(data_dir, work / "corpus", set(ALL_TYPES))
+    raw = work / "raw.jsonl"
+    n = write_pretrain_corpus(shared_data or data_dir.parent, raw)
+    print(f"{n} unlabelled texts; training word vectors")
+    vectors = train_vectors(raw, work / "w2v")
     cfg = load_config(config, interpolate=False)
-    if pretrain_epochs > 0:
-        raw = work / "raw.jsonl"
-        n = write_pretrain_corpus(shared_data or data_dir.parent, raw)
-        print(f"pretraining the tok2vec on {n} unlabelled texts, {pretrain_epochs} epochs")
+    cfg["paths"]["vectors"] = str(vectors)
+    if pretrain:
+        print("pretraining the tok2vec (spacy pretrain, characters objective)")
         pcfg = pretrain_config(config)
         pcfg["paths"]["raw"] = str(raw)
-        pcfg["pretraining"]["max_epochs"] = pretrain_epochs
+        pcfg["paths"]["vectors"] = str(vectors)
         pdir = work / "pretrain"
         pdir.mkdir(exist_ok=True)
-        pretrain(pcfg, pdir, silent=False)
+        spacy_pretrain(pcfg.interpolate(), pdir, silent=False)
         weights = pdir / "model-last.bin"
         cfg["initialize"]["after_init"] = {"@callbacks": "kg.load_ner_tok2vec.v1",
                                            "path": str(weights)}
@@ -226,15 +261,22 @@ def train(
         cfg["training"]["max_steps"] = max_steps
     cfg.to_disk(work / "train.cfg")
     spacy_train(work / "train.cfg", work / "trained")
-    best = work / "trained" / "model-best"
-    # The shipped copy must not point at training-time files or callbacks.
-    shipped = load_config(best / "config.cfg", interpolate=False)
-    shipped["initialize"]["after_init"] = None
-    for key in ("train", "dev", "raw", "init_tok2vec"):
-        shipped["paths"][key] = None
-    shipped.to_disk(best / "config.cfg")
+    return ship(work / "trained" / "model-best", output)
+
+
+def ship(best: str | Path, output: str | Path) -> Path:
+    """Copy a trained pipeline to ``output`` with training-time paths and callbacks removed."""
+    import shutil
+
+    from spacy.util import load_config
+
     output = Path(output)
     if output.exists():
         shutil.rmtree(output)
     shutil.copytree(best, output)
+    cfg = load_config(output / "config.cfg", interpolate=False)
+    cfg["initialize"]["after_init"] = None
+    for key in ("train", "dev", "raw", "init_tok2vec", "vectors"):
+        cfg["paths"][key] = None
+    cfg.to_disk(output / "config.cfg")
     return output

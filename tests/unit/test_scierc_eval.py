@@ -115,3 +115,14 @@ def test_record_with_nested_spans_keeps_both() -> None:
            [1, 1, "Method"]]], "relations": [[]], "clusters": []}
     d = doc_from_record(rec)
     assert d.gold == [(0, 5, "Task"), (2, 3, "Method")]
+
+
+def test_cli_reports_missing_data(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    result = CliRunner().invoke(main, ["eval", "scierc", "--data", str(tmp_path),
+                                       "--component", "model"])
+    assert result.exit_code == 1
+    assert "SciERC file not found" in result.output
