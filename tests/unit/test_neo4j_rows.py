@@ -325,3 +325,45 @@ def test_wheel_ships_the_cypher_files(tmp_path: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(Path(n).name for n in names if n.startswith("kg/cypher/"))
     assert shipped == sorted(p.name for p in (REPO / "cypher").glob("*.cypher"))
+
+
+# --------------------------------------------------------------------------- CLI, no server
+
+
+def test_cli_query_list_and_show() -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    runner = CliRunner()
+    listed = runner.invoke(main, ["query", "list"])
+    assert listed.exit_code == 0
+    lines = listed.output.splitlines()
+    assert len(lines) == len(list_queries()) >= 10
+    assert lines[0].split()[0] == list_queries()[0].name
+    shown = runner.invoke(main, ["query", "show", "shortest_connection", "-p", "paper_a=X"])
+    assert shown.exit_code == 0
+    assert shown.output.startswith(":param paper_a => 'X';\n:param paper_b => ")
+    assert "shortestPath" in shown.output
+    bad = runner.invoke(main, ["query", "show", "nope"])
+    assert bad.exit_code == 1 and "no canned query called 'nope'" in bad.output
+
+
+def test_cli_load_unreachable_server_is_one_line(tmp_path: Path) -> None:
+    import socket
+
+    from click.testing import CliRunner
+
+    from kg.cli import main
+    from kg.store.file import save_graph
+
+    graph = save_graph(small_graph(2), tmp_path / "g.json")
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result = CliRunner().invoke(main, ["load", str(graph), "--uri", f"bolt://127.0.0.1:{port}"])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        f"Error: cannot reach Neo4j at bolt://127.0.0.1:{port}: is it running? "
+        "(`docker compose up -d --wait`, or set --uri / NEO4J_URI)"
+    ]
