@@ -143,6 +143,10 @@ def read_iclr(path: Path) -> list[Doc]:
     return sorted(docs.values(), key=lambda d: d.id)
 
 
+# S2ORC artifact: about 700 CSFCube abstracts start with the section heading, often glued to
+# the first word ("AbstractWe present ..."); kg would take "AbstractWe" for a coined method
+# name shared by 100+ papers. "Abstract Meaning Representation" is a real topic: kept.
+_ABSTRACT_HEADING = re.compile(r"^Abstract[\s.:—-]*(?!Meaning)(?=[A-Z])")
 _FACET_PREFIX = re.compile(r"^(?:background|method|result|objective|other)_label:\s*", re.M)
 
 
@@ -165,6 +169,7 @@ def read_csfcube_texts(csfcube: Path) -> dict[str, Doc]:
             if m_abs:
                 lines = [ln.strip() for ln in m_abs.group(1).strip().splitlines() if ln.strip()]
                 abstract = " ".join(_FACET_PREFIX.sub("", ln) for ln in lines)
+                abstract = _ABSTRACT_HEADING.sub("", abstract)
             pid = m_id.group(1)
             if pid not in docs or (abstract and not docs[pid].abstract):
                 docs[pid] = Doc(id=pid, title=m_title.group(1).strip(), abstract=abstract)
