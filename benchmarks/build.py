@@ -431,6 +431,7 @@ def print_report(report: dict[str, Any], runs: dict[str, Run]) -> None:
                 r.papers,
                 f"{r.seconds:.1f}",
                 f"{r.papers_per_s:.1f}",
+                f"{r.cpu_s:.1f}",
                 f"{r.peak_rss_mb:.0f}",
                 f"{r.tree_rss_mb:.0f}",
                 "ok" if r.returncode == 0 else f"exit {r.returncode}",
