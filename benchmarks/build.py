@@ -71,6 +71,11 @@ class Run:
     def papers_per_s(self) -> float:
         return self.papers / self.seconds if self.seconds > 0 else 0.0
 
+    @property
+    def papers_per_cpu_s(self) -> float:
+        """Throughput per CPU-second: robust to a busy shared machine, unlike wall time."""
+        return self.papers / self.cpu_s if self.cpu_s > 0 else 0.0
+
 
 def _tree_rss_kb(root: int) -> int:
     """Summed VmRSS (KiB) of ``root`` and all its descendants, from /proc."""
@@ -246,6 +251,21 @@ def kg_build_argv(
     ]
 
 
+def pipeline_fingerprint() -> str:
+    """kg's extraction fingerprint (code, data files, shipped model), "" when unavailable.
+
+    The work tree is shared: if it changes while the benchmark runs, two builds may use
+    different pipelines and the byte-identity check means nothing, so it is checked per run.
+    """
+    p = subprocess.run(
+        [PY, "-c", "from kg.extract.pipeline import pipeline_version as v; print(v())"],
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+    )
+    return p.stdout.strip() if p.returncode == 0 else ""
+
+
 def graph_summary(path: Path) -> dict[str, Any]:
     data = json.loads(path.read_text(encoding="utf-8"))
     labels: dict[str, int] = {}
@@ -362,13 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             new = write_rows(tmp / "new.csv", header, new_rows)
             cache = tmp / "cache"
             ref, inc = outdir / "ref_cold.json", outdir / "incremental.json"
-            runs["ref_cold"] = measure(
-                "cold base+new",
-                kg_build_argv(
-                    [base, new], ref, cache_dir=None, help_text=help_text, jobs=args.jobs
-                ),
-                n,
-            )
+            versions = [pipeline_fingerprint()]
             runs["warm_base"] = measure(
                 "cache warm-up (base)",
                 kg_build_argv(
@@ -376,6 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ),
                 len(base_rows),
             )
+            versions.append(pipeline_fingerprint())
             runs["incremental"] = measure(
                 "incremental base+new",
                 kg_build_argv(
@@ -383,6 +398,15 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ),
                 n,
             )
+            versions.append(pipeline_fingerprint())
+            runs["ref_cold"] = measure(
+                "cold base+new",
+                kg_build_argv(
+                    [base, new], ref, cache_dir=None, help_text=help_text, jobs=args.jobs
+                ),
+                n,
+            )
+            versions.append(pipeline_fingerprint())
             if all(runs[k].returncode == 0 for k in ("ref_cold", "warm_base", "incremental")):
                 same = ref.read_bytes() == inc.read_bytes()
                 report["incremental"] = {
@@ -390,17 +414,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "base_papers": len(base_rows),
                     "time_ratio_vs_cold": runs["incremental"].seconds / runs["ref_cold"].seconds,
                     "byte_identical_to_cold": same,
+                    "pipeline_versions": versions,
+                    "pipeline_stable": len(set(versions)) == 1,
                     "sha256_cold": sha256(ref),
                     "sha256_incremental": sha256(inc),
                 }
 
     report["loadavg_after"] = os.getloadavg()
-    report["runs"] = {k: {**asdict(r), "papers_per_s": r.papers_per_s} for k, r in runs.items()}
+    report["runs"] = {
+        k: {**asdict(r), "papers_per_s": r.papers_per_s, "papers_per_cpu_s": r.papers_per_cpu_s}
+        for k, r in runs.items()
+    }
     if "naive" in runs and runs["naive"].extra.get("pipe_s"):
         naive_pipe = runs["naive"].papers / runs["naive"].extra["pipe_s"]
         report["naive_pipe_papers_per_s"] = naive_pipe
     if "cold" in runs and "naive_pipe_papers_per_s" in report:
         report["ratio_kg_end_to_end_vs_naive_pipe"] = runs["cold"].papers_per_s / naive_pipe
+        report["ratio_kg_vs_naive_per_cpu_s"] = (
+            runs["cold"].papers_per_cpu_s / runs["naive"].papers_per_cpu_s
+        )
         report["ratio_kg_vs_naive_end_to_end"] = (
             runs["cold"].papers_per_s / runs["naive"].papers_per_s
         )
@@ -432,12 +464,23 @@ def print_report(report: dict[str, Any], runs: dict[str, Run]) -> None:
                 f"{r.seconds:.1f}",
                 f"{r.papers_per_s:.1f}",
                 f"{r.cpu_s:.1f}",
+                f"{r.papers_per_cpu_s:.1f}",
                 f"{r.peak_rss_mb:.0f}",
                 f"{r.tree_rss_mb:.0f}",
                 "ok" if r.returncode == 0 else f"exit {r.returncode}",
             ]
         )
-    hdr = ["run", "papers", "wall s", "papers/s", "CPU s", "peak RSS MiB", "tree RSS MiB", ""]
+    hdr = [
+        "run",
+        "papers",
+        "wall s",
+        "papers/s",
+        "CPU s",
+        "papers/CPU-s",
+        "peak RSS MiB",
+        "tree RSS MiB",
+        "",
+    ]
     print(table(rows, hdr))
     if "naive" in runs and runs["naive"].extra:
         e = runs["naive"].extra
@@ -450,7 +493,8 @@ def print_report(report: dict[str, Any], runs: dict[str, Run]) -> None:
         print(
             "ratio kg end-to-end / naive nlp.pipe: "
             f"{report['ratio_kg_end_to_end_vs_naive_pipe']:.2f}x"
-            f"  (end-to-end vs end-to-end: {report['ratio_kg_vs_naive_end_to_end']:.2f}x)"
+            f"  (end-to-end vs end-to-end: {report['ratio_kg_vs_naive_end_to_end']:.2f}x; "
+            f"per CPU-second: {report['ratio_kg_vs_naive_per_cpu_s']:.2f}x)"
         )
     inc = report.get("incremental")
     if isinstance(inc, str):
@@ -462,6 +506,11 @@ def print_report(report: dict[str, Any], runs: dict[str, Run]) -> None:
             f"= {inc['time_ratio_vs_cold']:.1%} of cold; byte-identical graph: "
             f"{inc['byte_identical_to_cold']}"
         )
+        if not inc.get("pipeline_stable", True):
+            print(
+                "  WARNING: kg's pipeline fingerprint changed during the runs "
+                f"({inc['pipeline_versions']}): the identity check is not valid"
+            )
 
 
 if __name__ == "__main__":
