@@ -38,8 +38,13 @@ from kg.store.neo4j import (  # noqa: E402
 
 SEED = 20261129
 #: Entities per label for a synthetic graph of n papers, and links per paper.
-ENTITY_SHARE = {Label.METHOD: 0.6, Label.TASK: 0.3, Label.DATASET: 0.2, Label.METRIC: 0.02,
-                Label.CONCEPT: 0.5}
+ENTITY_SHARE = {
+    Label.METHOD: 0.6,
+    Label.TASK: 0.3,
+    Label.DATASET: 0.2,
+    Label.METRIC: 0.02,
+    Label.CONCEPT: 0.5,
+}
 LINKS = {Label.METHOD: 2, Label.TASK: 2, Label.DATASET: 1, Label.METRIC: 1, Label.CONCEPT: 2}
 
 
@@ -52,25 +57,48 @@ def synthetic_graph(n_papers: int, seed: int = SEED) -> nx.MultiDiGraph:
         count = max(5, int(n_papers * ENTITY_SHARE[label]))
         pools[label] = [entity_id(label, f"{label.value.lower()}-{i}") for i in range(count)]
         for i, eid in enumerate(pools[label]):
-            G.add_node(eid, label=label.value, name=f"{label.value} {i}", aliases=[f"E{i}"],
-                       paper_count=0)
+            G.add_node(
+                eid, label=label.value, name=f"{label.value} {i}", aliases=[f"E{i}"], paper_count=0
+            )
     for p in range(n_papers):
         pid = f"paper:{p:016x}"
-        G.add_node(pid, label="Paper", name=f"Paper {p}", display_name=f"Paper {p}",
-                   title=f"A synthetic paper number {p}", abstract="word " * 150, venue="Synth",
-                   year=2026, keywords=["k1", "k2"], authors=["A. Author"], primary_area="",
-                   url="", source=f"synthetic:{p}")
+        G.add_node(
+            pid,
+            label="Paper",
+            name=f"Paper {p}",
+            display_name=f"Paper {p}",
+            title=f"A synthetic paper number {p}",
+            abstract="word " * 150,
+            venue="Synth",
+            year=2026,
+            keywords=["k1", "k2"],
+            authors=["A. Author"],
+            primary_area="",
+            url="",
+            source=f"synthetic:{p}",
+        )
         for label, k in LINKS.items():
             pool = pools[label]
             for _ in range(k):
-                eid = pool[min(int(rng.paretovariate(1.2)) - 1, len(pool) - 1)
-                           if rng.random() < 0.5 else rng.randrange(len(pool))]
+                eid = pool[
+                    min(int(rng.paretovariate(1.2)) - 1, len(pool) - 1)
+                    if rng.random() < 0.5
+                    else rng.randrange(len(pool))
+                ]
                 if G.has_edge(pid, eid):
                     continue
                 rel = Rel.PROPOSES if rng.random() < 0.03 else DEFAULT_ROLE[label]
-                G.add_edge(pid, eid, key=rel.value, type=rel.value,
-                           evidence=f"Paper {p} uses {eid} in a sentence.", start=10, end=20,
-                           confidence=0.8, count=1)
+                G.add_edge(
+                    pid,
+                    eid,
+                    key=rel.value,
+                    type=rel.value,
+                    evidence=f"Paper {p} uses {eid} in a sentence.",
+                    start=10,
+                    end=20,
+                    confidence=0.8,
+                    count=1,
+                )
     for n in pools.values():
         for eid in n:
             G.nodes[eid]["paper_count"] = G.in_degree(eid)
@@ -130,23 +158,34 @@ def main() -> int:
         summary = load_graph_into_neo4j(G, conn, batch_size=args.batch_size)
         batched_rate = rows_total / summary.seconds
     result: dict[str, Any] = {
-        "graph": source, "nodes": G.number_of_nodes(), "relationships": G.number_of_edges(),
+        "graph": source,
+        "nodes": G.number_of_nodes(),
+        "relationships": G.number_of_edges(),
         "batch_size": args.batch_size,
-        "batched": {"rows": rows_total, "seconds": round(summary.seconds, 2),
-                    "rows_per_s": round(batched_rate), "nodes_per_s":
-                    round(G.number_of_nodes() / summary.seconds)},
-        "baseline": {"rows": base_rows, "seconds": round(base_s, 2),
-                     "rows_per_s": round(base_rate, 1)},
+        "batched": {
+            "rows": rows_total,
+            "seconds": round(summary.seconds, 2),
+            "rows_per_s": round(batched_rate),
+            "nodes_per_s": round(G.number_of_nodes() / summary.seconds),
+        },
+        "baseline": {
+            "rows": base_rows,
+            "seconds": round(base_s, 2),
+            "rows_per_s": round(base_rate, 1),
+        },
         "ratio": round(batched_rate / base_rate, 1),
     }
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print(f"graph: {source}: {result['nodes']} nodes, {result['relationships']} relationships")
-        print(f"batched (UNWIND, {args.batch_size}/tx): {rows_total} rows in "
-              f"{summary.seconds:.1f}s = {batched_rate:,.0f} rows/s")
-        print(f"baseline (1 MERGE/tx):    {base_rows} rows in {base_s:.1f}s = "
-              f"{base_rate:,.1f} rows/s")
+        print(
+            f"batched (UNWIND, {args.batch_size}/tx): {rows_total} rows in "
+            f"{summary.seconds:.1f}s = {batched_rate:,.0f} rows/s"
+        )
+        print(
+            f"baseline (1 MERGE/tx):    {base_rows} rows in {base_s:.1f}s = {base_rate:,.1f} rows/s"
+        )
         print(f"ratio: {result['ratio']}x  (target: at least 20x)")
     return 0
 
