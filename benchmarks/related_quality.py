@@ -130,6 +130,16 @@ def load_csfcube(
 Scorer = Callable[[str], dict[str, float]]
 
 
+def pipeline_fingerprint() -> str:
+    """kg's extraction fingerprint now (a graph built here uses it; a reused one may not)."""
+    try:
+        from kg.extract.pipeline import pipeline_version
+
+        return pipeline_version()
+    except ImportError:
+        return ""
+
+
 def rank_pool(scores: dict[str, float], cands: Sequence[str]) -> list[str]:
     """Candidates by score descending, ties by id ascending."""
     return sorted(cands, key=lambda c: (-scores.get(c, 0.0), c))
@@ -602,7 +612,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ap.error(f"unknown methods: {sorted(unknown)}")
     if args.variants and "kg" not in methods:
         ap.error("--variants needs the kg method")
-    result: dict[str, Any] = {"seed": SEED}
+    result: dict[str, Any] = {"seed": SEED, "kg_pipeline": pipeline_fingerprint()}
 
     def get_graph(docs: Sequence[Doc], saved: Path | None, name: str) -> Any:
         from kg.store.file import load_graph, save_graph
