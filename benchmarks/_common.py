@@ -197,9 +197,9 @@ def write_jsonl(docs: Sequence[Doc], path: Path) -> Path:
 
 
 def kg_build_available() -> bool:
-    """True once the lead's ``kg.build.build_graph`` exists."""
+    """True when the lead's ``kg.build.build`` exists."""
     try:
-        from kg.build import build_graph  # noqa: F401
+        from kg.build import build  # noqa: F401
     except ImportError:
         return False
     return True

@@ -3,7 +3,7 @@
 Everything runs in child processes so each figure has its own peak RSS and nothing is warmed up
 by an earlier step:
 
-1. **cold** — ``kg build INPUTS --no-cache`` (the CLI; falls back to ``kg.build.build_graph`` in a
+1. **cold** — ``kg build INPUTS --no-cache`` (the CLI; falls back to ``kg.build.build`` in a
    child Python when the CLI has no build command yet): wall time process start to exit,
    papers/s, peak RSS (the largest single process, from ``wait4``) and the peak *sum* of RSS
    over the process tree (sampled every 50 ms; matters when spaCy uses ``n_process``).
@@ -230,7 +230,7 @@ def kg_build_argv(
         import json, sys, time
         from pathlib import Path
         import kg.build as kb
-        build = getattr(kb, "build", None) or kb.build_graph
+        build = kb.build
         from kg.store.file import save_graph
         inputs = [Path(p) for p in json.loads(sys.argv[1])]
         cache = sys.argv[3] or None

@@ -240,8 +240,7 @@ def build_kg_graph(
     if title_in_abstract:
         docs = [replace(d, abstract=f"{d.title}. {d.abstract}") for d in docs]
     jsonl = write_jsonl(docs, workdir / "papers.jsonl")
-    build = getattr(kb, "build", None) or kb.build_graph
-    result = build([jsonl], cache_dir=cache_dir) if cache_dir else build([jsonl])
+    result = kb.build([jsonl], cache_dir=cache_dir) if cache_dir else kb.build([jsonl])
     if result.problems:
         print(
             f"kg build: {len(result.problems)} problems, e.g. {result.problems[0]}", file=sys.stderr
@@ -507,14 +506,19 @@ def eval_csfcube(
     specter: SpecterRanker | None = None,
 ) -> dict[str, Any]:
     """Per-method, per-facet and overall NDCG@20 / MAP, plus per-query values."""
+
+    def by_scores(sc: Scorer) -> Callable[[Query, list[str]], list[str]]:
+        return lambda q, cands: rank_pool(sc(q.pid), cands)
+
     methods: dict[str, Callable[[Query, list[str]], list[str]]] = {
-        name: (lambda q, cands, sc=sc: rank_pool(sc(q.pid), cands)) for name, sc in scorers.items()
+        name: by_scores(sc) for name, sc in scorers.items()
     }
     if specter is not None:
-        methods["specter"] = lambda q, cands: specter(q.pid, cands, q.facet)
+        spec = specter
+        methods["specter"] = lambda q, cands: spec(q.pid, cands, q.facet)
     out: dict[str, Any] = {}
     for name, rank in methods.items():
-        per_query = []
+        per_query: list[dict[str, Any]] = []
         for q in queries:
             cands = sorted(q.grades)
             ranking = rank(q, cands)
