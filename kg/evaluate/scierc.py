@@ -288,9 +288,15 @@ def full_extractor(use_trained: bool = True) -> Extractor:
 
     ex = KgExtractor(use_trained=use_trained)
 
+    from kg.extract.pipeline import DERIVED_SOURCES
+
     def extract(texts: list[str]) -> list[list[Span]]:
+        # Derived mentions (a phrase's head noun, a name nested in a phrase) overlap the mention
+        # they come from; SciERC's flat gold cannot score them, so they are left out.
         return [
-            kg_to_scierc((m.start, m.end, m.type) for m in mentions)
+            kg_to_scierc(
+                (m.start, m.end, m.type) for m in mentions if m.source not in DERIVED_SOURCES
+            )
             for mentions in ex.extract_texts(texts)
         ]
 
