@@ -182,7 +182,7 @@ class Gazetteer:
     "kg_rules",
     assigns=["doc.spans"],
     requires=["token.text", "token.tag"],
-    default_config={"tasks": True, "concepts": True, "words": False},
+    default_config={"tasks": True, "concepts": False, "words": False},
 )
 def make_rules(nlp: Language, name: str, tasks: bool, concepts: bool, words: bool) -> PhraseRules:
     return PhraseRules(nlp, load_lexicon(), tasks=tasks, concepts=concepts, words=words)
@@ -489,6 +489,10 @@ class MentionSelector:
         return votes.most_common(1)[0][0] if votes else None
 
     # -- roles --------------------------------------------------------------------
+    def _dataset_cue(self, sent: Span) -> bool:
+        heads = self.lexicon.dataset_heads
+        return any(t.lower_ in heads or singularize(t.lower_) in heads for t in sent)
+
     def _proposal_starts(self, sent: Span) -> list[int]:
         """Token indices right after a proposal cue in this sentence ("we propose|X")."""
         starts = []
@@ -597,6 +601,7 @@ class MentionSelector:
     def _assign_roles(self, doc: Doc, mentions: list[dict[str, Any]]) -> None:
         sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
         proposed: set[str] = set()
+        relabel: dict[str, str] = {}
         for sent in sents:
             for cue_end in self._proposal_starts(sent):
                 # The first named thing within a few tokens after the cue is the contribution.
@@ -612,9 +617,14 @@ class MentionSelector:
                         or is_name_like(m["text"])
                         or is_name_like(m["canonical"])
                     ):
+                        key = m["canonical"].lower()
+                        proposed.add(key)
                         if m["label"] in (str(Label.CONCEPT), str(Label.TASK)):
-                            m["label"] = str(Label.METHOD)  # a proposed technique is a method
-                        proposed.add(m["canonical"].lower())
+                            relabel[key] = str(Label.METHOD)  # a proposed technique is a method
+                        elif m["label"] == str(Label.DATASET) and not self._dataset_cue(sent):
+                            # "we propose FooNet, a sparse encoder": a contribution is a
+                            # dataset only when the sentence says benchmark/dataset/corpus...
+                            relabel[key] = str(Label.METHOD)
                     break
             # "our X" where X is a name: the paper's own contribution.
             for m in mentions:
@@ -627,8 +637,11 @@ class MentionSelector:
                 ):
                     proposed.add(m["canonical"].lower())
         for m in mentions:
-            if m["canonical"].lower() in proposed:
+            key = m["canonical"].lower()
+            if key in proposed:
                 m["role"] = str(Rel.PROPOSES)
+            if key in relabel:
+                m["label"] = relabel[key]
 
 
 # --------------------------------------------------------------------------- trained model
