@@ -693,6 +693,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             splits = json.loads((args.csfcube / "evaluation_splits.json").read_text())
             with stage("CSFCube 2-fold CV of the hybrid weight"):
                 result["csfcube_hybrid_cv"] = cross_validate(queries, family, splits)
+            # the soft-matching hybrid: beta * entity-name cosine + (1 - beta) * text cosines
+            names = scorers["ent-names-char"]
+            family = {
+                b: blend(
+                    [
+                        (b, names),
+                        ((1 - b) / 2, scorers["tfidf"]),
+                        ((1 - b) / 2, scorers["tfidf-char"]),
+                    ]
+                )
+                for b in HYBRID_ALPHAS
+            }
+            with stage("CSFCube 2-fold CV of the entity-name hybrid weight"):
+                cv = cross_validate(queries, family, splits)
+            tf_q = {f"{r['facet']}:{r['query']}": r["ndcg@20"] for r in cs["tfidf"]["per_query"]}
+            keys = sorted(tf_q)
+            cv["vs_tfidf"] = paired_bootstrap(
+                [cv["cv_per_query"][k] for k in keys], [tf_q[k] for k in keys]
+            )
+            result["csfcube_names_cv"] = cv
     if args.only in (None, "iclr"):
         with stage("load ICLR 2026"):
             idocs = read_iclr(args.iclr)
@@ -756,6 +776,19 @@ def print_report(result: dict[str, Any], per_query: bool = False) -> None:
             print(
                 f"2-fold CV (CSFCube splits): alpha chosen {cv['chosen_alpha']}, held-out "
                 f"NDCG@20 {cv['cv_ndcg@20']:.3f}, MAP {cv['cv_map']:.3f} over {cv['n']} queries"
+            )
+        ncv = result.get("csfcube_names_cv")
+        if ncv:
+            print(
+                "hybrid beta*entity-name cosine + (1-beta)*mean(word, char TF-IDF), NDCG@20: "
+                + ", ".join(f"{a}: {v['ndcg@20']:.3f}" for a, v in ncv["alphas"].items())
+            )
+            d = ncv["vs_tfidf"]
+            print(
+                f"2-fold CV: beta chosen {ncv['chosen_alpha']}, held-out NDCG@20 "
+                f"{ncv['cv_ndcg@20']:.3f}, MAP {ncv['cv_map']:.3f}; minus TF-IDF "
+                f"{d['mean_diff']:+.3f} [{d['ci95_low']:+.3f}, {d['ci95_high']:+.3f}], "
+                f"win/loss {d['wins']}/{d['losses']}"
             )
         if per_query:
             names = list(cs)
