@@ -29,6 +29,7 @@ import sys
 import tarfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from kg.evaluate.scierc import SPLITS, SciercDoc, load_split
 
@@ -107,10 +108,10 @@ def iter_unlabelled(shared_data: str | Path) -> Iterator[str]:
     if tar_path.is_file():
         with tarfile.open(tar_path) as tar:
             for member in tar:
-                fh = tar.extractfile(member) if member.isfile() else None
-                if fh is None:
+                member_fh = tar.extractfile(member) if member.isfile() else None
+                if member_fh is None:
                     continue
-                doc = json.load(fh)
+                doc = json.load(member_fh)
                 words = doc["words"]
                 for start, end in doc["sections"]:
                     # sections are long: cut into ~200-word pieces, like an abstract
@@ -195,7 +196,8 @@ def train_vectors(raw_jsonl: str | Path, out_dir: str | Path, dim: int = 96,
                                           "attribute_ruler", "lemmatizer"])
     with open(raw_jsonl, encoding="utf-8") as fh:
         texts = [json.loads(line)["text"] for line in fh]
-    sents = [[t.lower_ for t in doc] for doc in nlp.tokenizer.pipe(texts, batch_size=256)]
+    tokenizer: Any = nlp.tokenizer  # a spacy Tokenizer (typed as a plain callable)
+    sents = [[t.lower_ for t in doc] for doc in tokenizer.pipe(texts, batch_size=256)]
     w2v = Word2Vec(sents, vector_size=dim, window=5, min_count=3, workers=workers, epochs=5,
                    sg=1, negative=5, sample=1e-4, seed=0)
     out_dir = Path(out_dir)
