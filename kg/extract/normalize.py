@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _DASHES = re.compile(r"[\u2010\u2011\u2012\u2013\u2014\u2015\u2212_]")
 _NON_WORD = re.compile(r"[^0-9a-z+#.\s-]")
@@ -50,6 +51,7 @@ def _strip_leading(words: list[str]) -> list[str]:
     return words
 
 
+@lru_cache(maxsize=200_000)  # resolution asks for the same surface forms again and again
 def normalize_key(surface: str) -> str:
     """The merge key of a surface form (lower case, hyphen-joined, singular)."""
     text = unicodedata.normalize("NFKC", surface).strip()

@@ -38,8 +38,7 @@ def pick(fields: dict[str, Any]) -> dict[str, Any]:
 def to_paper(raw: Raw, origin: str) -> Paper | Problem:
     """Build a Paper from a raw record; a record without a usable abstract is a Problem.
 
-    ``origin`` (the file's stem) namespaces bare numeric ids, which are row numbers rather than
-    identifiers: "1" in two files must not make two different papers one.
+    ``origin`` is the file's stem (kept for provenance in messages).
     """
     values = pick(raw.fields)
     if "abstract" not in values:
@@ -71,7 +70,9 @@ def paper_id(given: Any, url: str, abstract: str, origin: str) -> str:
             given = int(given)
         text = str(given).strip()
         if text:
-            return f"{origin}:{text}" if text.isdigit() else text
+            # Kept exactly as given, numeric ones too (CSFCube and S2 ids are numbers): the
+            # id is what `kg related --json` reports, and the same id means the same paper.
+            return text
     if url:
         for pattern, prefix in ((_OPENREVIEW, ""), (_ARXIV, "arxiv:"), (_DOI, "doi:")):
             m = pattern.search(url)

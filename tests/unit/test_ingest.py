@@ -204,7 +204,7 @@ def test_json_list_lines_and_problems() -> None:
     assert count.keywords == ["counting", "VQA"]
     assert count.authors == ["Yan Zhang", "Jonathon Hare"]  # the "author" column, ';'-separated
     numeric = papers[f"{name}:15"]
-    assert numeric.id == "papers:7"  # bare numbers are row numbers: namespaced by the file
+    assert numeric.id == "7"  # a numeric source id is kept as given
     assert numeric.url == "https://example.org/paper/7"
 
 
@@ -366,11 +366,12 @@ def test_dedupe_merges_missing_fields_keeping_the_first(tmp_path: Path) -> None:
     )
 
 
-def test_numeric_ids_from_two_files_do_not_collide(tmp_path: Path) -> None:
-    a = write(tmp_path / "a.csv", "id,abstract\n1,First file paper.\n")
-    b = write(tmp_path / "b.csv", "id,abstract\n1,Second file paper.\n")
+def test_numeric_source_ids_are_kept_and_identify_the_paper(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.csv", "id,abstract\n10010426,First copy.\n7,Another paper.\n")
+    b = write(tmp_path / "b.csv", "id,title,abstract\n10010426,A title,Second copy.\n")
     result = read_papers([a, b])
-    assert [p.id for p in result.papers] == ["a:1", "b:1"] and result.duplicates == 0
+    assert [p.id for p in result.papers] == ["10010426", "7"] and result.duplicates == 1
+    assert result.papers[0].title == "A title"  # the duplicate filled in the missing title
 
 
 @pytest.mark.parametrize(
