@@ -86,6 +86,7 @@ def display_name(paper: Paper, mentions: list[Mention]) -> str:
             m.role == Rel.PROPOSES
             and m.type in (Label.METHOD, Label.DATASET)
             and COINED.match(m.text)
+            and " " not in m.text  # one coined word ("MetaEmbed"), not a phrase
         ):
             return m.text
     for m in mentions:  # a proposed multi-word name ("Weighted Gaussian Mechanism")

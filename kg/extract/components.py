@@ -447,7 +447,7 @@ class MentionSelector:
         taken = [False] * len(doc)
         chosen: list[Span] = []
         for s in cands:
-            if any(taken[s.start : s.end]):
+            if any(taken[s.start : s.end]) or self._common_word(s):
                 continue
             label = s.label_
             if label == UNKNOWN:
@@ -458,6 +458,17 @@ class MentionSelector:
             chosen.append(Span(doc, s.start, s.end, label=label, kb_id=s.kb_id_))
         chosen.sort(key=lambda s: s.start)
         return chosen
+
+    def _common_word(self, span: Span) -> bool:
+        """A lone lower-case word that most abstracts use ("training", "images", "reward") is
+        not an entity, whatever typed it."""
+        if len(span) != 1 or span.kb_id_ not in {"model", "phrase"} or not span[0].is_lower:
+            return False
+        word = span[0].lower_
+        lex = self.lexicon
+        return any(
+            w in lex.common_words or w in lex.generic_nouns for w in (word, singularize(word))
+        )
 
     def retype(self, span: Span, label: str) -> str:
         """Corrects a type from the phrase itself: the head noun decides ("micro-expression
@@ -684,7 +695,13 @@ class TrainedRecognizer:
             if end - start >= 4 and doc[end - 1].text == ")" and doc[end - 3].text == "(":
                 _add_candidate(doc, end - 2, end - 1, str(label), "model")
                 end -= 3
-            _add_candidate(doc, start, end, str(label), "model")
+            # An unbalanced bracket means the span ran into (or out of) a parenthesis: keep the
+            # part before it ("GHOST (Generating Hallucinations" -> "GHOST").
+            opened = [t.i for t in doc[start:end] if t.text == "("]
+            if opened and not any(t.text == ")" for t in doc[opened[0] : end]):
+                end = opened[0]
+            if end > start:
+                _add_candidate(doc, start, end, str(label), "model")
         doc.ents = []
         return doc
 
