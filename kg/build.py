@@ -25,6 +25,7 @@ from kg.graph import build_graph as assemble_graph
 from kg.ingest import read_papers
 from kg.models import Mention, Paper, Problem
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
+from kg.similarity import text_neighbours
 
 Progress = Callable[[int], None]
 
@@ -129,7 +130,7 @@ def build(
     entities = resolve_entities(mentions)
     for p in papers:
         p.display_name = display_name(p, mentions[p.id])
-    G = assemble_graph(papers, mentions, entities)
+    G = assemble_graph(papers, mentions, entities, similar=text_neighbours(papers))
     return BuildResult(
         graph=G,
         papers=papers,

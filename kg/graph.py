@@ -11,13 +11,15 @@ import networkx as nx
 
 from kg.models import Entity, Mention, Paper
 from kg.schema import DEFAULT_ROLE, KEY, LABEL_ATTR, NAME, TYPE_ATTR, Label, Rel
+from kg.similarity import Neighbour
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
 #: graph keeps the *shared* ones (named methods, datasets, tasks and metrics are always kept).
 MIN_CONCEPT_PAPERS = 2
 
 
-def paper_attrs(p: Paper) -> dict[str, object]:
+def paper_attrs(p: Paper, similar: list[Neighbour] | None = None) -> dict[str, object]:
+    similar = similar or []
     return {
         KEY: p.id,
         LABEL_ATTR: str(Label.PAPER),
@@ -32,6 +34,9 @@ def paper_attrs(p: Paper) -> dict[str, object]:
         "primary_area": p.primary_area,
         "url": p.url,
         "source": p.source,
+        "similar": [n.id for n in similar],
+        "similar_scores": [n.score for n in similar],
+        "similar_terms": [", ".join(n.terms) for n in similar],
     }
 
 
@@ -40,6 +45,7 @@ def build_graph(
     mentions_by_paper: dict[str, list[Mention]],
     entities: dict[str, Entity],
     min_concept_papers: int = MIN_CONCEPT_PAPERS,
+    similar: dict[str, list[Neighbour]] | None = None,
 ) -> nx.MultiDiGraph:
     """The knowledge graph of ``papers``. Deterministic: the same input gives the same graph."""
     G = nx.MultiDiGraph(kg_format=1)
@@ -49,7 +55,7 @@ def build_graph(
         if e.label != Label.CONCEPT or e.paper_count >= min_concept_papers
     }
     for p in sorted(papers, key=lambda p: p.id):
-        G.add_node(p.id, **paper_attrs(p))
+        G.add_node(p.id, **paper_attrs(p, (similar or {}).get(p.id)))
     for eid in sorted(keep):
         e = entities[eid]
         G.add_node(

@@ -20,8 +20,17 @@ if TYPE_CHECKING:
 
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label
 
-INDEX_VERSION = 1
-_NODE_KEYS = ("name", "title", "display_name", "aliases", "paper_count")
+INDEX_VERSION = 2
+_NODE_KEYS = (
+    "name",
+    "title",
+    "display_name",
+    "aliases",
+    "paper_count",
+    "similar",
+    "similar_scores",
+    "similar_terms",
+)
 
 
 @dataclass

@@ -1,8 +1,12 @@
-"""Related papers: the papers that share the most, and the most specific, entities with a paper.
+"""Related papers: the papers that share the most, and the most specific, entities with a
+paper, and whose words are most alike.
 
 A shared entity counts for ``TYPE_WEIGHT[type] / ln(1 + paper_count)`` (Adamic–Adar style): a
 dataset used by three papers says more than a concept used by three hundred, and a named
-method more than a broad concept. Every result carries its reasons: the shared entities.
+method more than a broad concept. The text similarity (cosine of TF-IDF vectors, stored at build
+time for each paper's nearest neighbours, see :mod:`kg.similarity`) adds
+``TEXT_WEIGHT * cosine``. Every result carries its reasons: the shared entities and the words
+behind the similarity.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from kg.index import PaperIndex, as_index
-from kg.schema import TYPE_WEIGHT, Label
+from kg.schema import TEXT_WEIGHT, TYPE_WEIGHT, Label
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -33,6 +37,8 @@ class Related:
     display_name: str
     score: float
     shared: list[Shared] = field(default_factory=list)
+    similarity: float = 0.0  # text cosine with the query paper (0 when not among its neighbours)
+    terms: list[str] = field(default_factory=list)  # the words behind that similarity
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -68,7 +74,7 @@ def related_papers(
     [('b', 1.270913, ['X', 'y']), ('c', 0.360674, ['y'])]
     """
     idx = as_index(source)
-    scores: dict[str, float] = {}
+    entity_scores: dict[str, float] = {}
     shared: dict[str, list[Shared]] = {}
     for entity in sorted({e for e, _ in idx.links.get(paper, [])}):
         attrs = idx.nodes[entity]
@@ -78,22 +84,41 @@ def related_papers(
         for other in papers:
             if other == paper:
                 continue
-            scores[other] = scores.get(other, 0.0) + w
+            entity_scores[other] = entity_scores.get(other, 0.0) + w
             shared.setdefault(other, []).append(item)
-    ranked = sorted(scores, key=lambda q: (-round(scores[q], 6), q))
+    me = idx.nodes[paper]
+    similar = {
+        q: (s, t.split(", ") if t else [])
+        for q, s, t in zip(
+            me.get("similar", []),
+            me.get("similar_scores", []),
+            me.get("similar_terms", []),
+            strict=True,
+        )
+        if q in idx.nodes
+    }
+    # Entity overlap first, then the text similarity: the Cypher twin adds in the same order.
+    scores = {
+        q: round(entity_scores.get(q, 0.0) + TEXT_WEIGHT * similar.get(q, (0.0, []))[0], 6)
+        for q in set(entity_scores) | set(similar)
+    }
+    ranked = sorted(scores, key=lambda q: (-scores[q], q))
     if k is not None:
         ranked = ranked[:k]
     out = []
     for q in ranked:
         attrs = idx.nodes[q]
-        reasons = sorted(shared[q], key=lambda s: (-s.weight, s.name))
+        reasons = sorted(shared.get(q, []), key=lambda s: (-s.weight, s.name))
+        sim, terms = similar.get(q, (0.0, []))
         out.append(
             Related(
                 q,
                 attrs.get("title", ""),
                 attrs.get("display_name", ""),
-                round(scores[q], 6),
+                scores[q],
                 reasons,
+                sim,
+                terms,
             )
         )
     return out

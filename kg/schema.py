@@ -81,6 +81,11 @@ PAPER_PROPERTIES = (
     "primary_area",
     "url",
     "source",
+    # The paper's most similar papers by text (kg.similarity), best first, as parallel lists
+    # (Neo4j stores only flat lists): ids, cosine scores, and the words behind each score.
+    "similar",
+    "similar_scores",
+    "similar_terms",
 )
 ENTITY_PROPERTIES = ("aliases", "paper_count")
 #: Relationship properties (every edge carries all of them).
@@ -105,6 +110,9 @@ TYPE_WEIGHT: dict[Label, float] = {
     Label.METRIC: 0.4,
     Label.CONCEPT: 0.5,
 }
+
+#: How much text similarity (cosine, 0..1) counts in kg related beside the shared entities.
+TEXT_WEIGHT = 4.0
 
 #: Styling shared by the HTML export (and documented for the Neo4j Browser).
 NODE_STYLE: dict[Label, dict[str, str]] = {

@@ -226,8 +226,10 @@ def related(
         click.echo(f"{i:>3}. {r.display_name}{title_part}  [score {r.score:.3f}]")
         shown = ", ".join(f"{s.name} ({s.label})" for s in r.shared[:reasons])
         more = f" +{len(r.shared) - reasons} more" if len(r.shared) > reasons else ""
-        if reasons:
+        if reasons and r.shared:
             click.echo(f"     shares: {shown}{more}")
+        if reasons and r.terms:
+            click.echo(f"     similar words ({r.similarity:.2f}): {', '.join(r.terms[:reasons])}")
 
 
 # --------------------------------------------------------------------------- show / stats

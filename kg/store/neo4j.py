@@ -523,7 +523,8 @@ def related_papers_neo4j(conn: Neo4jConnection, paper_id: str, k: int | None = 1
         ]
         shared.sort(key=lambda s: (-s.weight, s.name))
         out.append(
-            Related(rec["id"], rec["title"] or "", rec["display_name"] or "", rec["score"], shared)
+            Related(rec["id"], rec["title"] or "", rec["display_name"] or "", rec["score"], shared,
+                    float(rec.get("similarity") or 0.0), list(rec.get("terms") or []))
         )
     return out
 

@@ -15,7 +15,7 @@ import pytest
 
 from kg.errors import Neo4jError, QueryError
 from kg.queries import cypher_literal, get_query, list_queries, parse_param_pairs, parse_query
-from kg.schema import ENTITY_LABELS, TYPE_WEIGHT, Label, Rel
+from kg.schema import ENTITY_LABELS, TEXT_WEIGHT, TYPE_WEIGHT, Label, Rel
 from kg.store.neo4j import (
     MANAGED,
     GraphRows,
@@ -270,6 +270,7 @@ def test_related_query_uses_the_schema_weights() -> None:
     body = get_query("related_papers").body
     for label, weight in TYPE_WEIGHT.items():
         assert re.search(rf"WHEN '{label.value}' THEN {weight}\b", body), label
+    assert f"{TEXT_WEIGHT} * similarity" in body
 
 
 def test_files_exist_in_top_level_cypher_and_in_package() -> None:
