@@ -39,6 +39,6 @@ WITH q, shared, total,
      CASE WHEN size(at) > 0 THEN p.similar_scores[at[0]] ELSE 0.0 END AS similarity,
      CASE WHEN size(at) > 0 AND size(p.similar_terms[at[0]]) > 0 THEN split(p.similar_terms[at[0]], ', ') ELSE [] END AS terms
 RETURN q.id AS id, q.title AS title, q.display_name AS display_name,
-       round(total + 4.0 * similarity, 6) AS score, shared, similarity, terms
+       round(total + 10.0 * similarity, 6) AS score, shared, similarity, terms
 ORDER BY score DESC, id ASC
 LIMIT $k

@@ -112,7 +112,7 @@ TYPE_WEIGHT: dict[Label, float] = {
 }
 
 #: How much text similarity (cosine, 0..1) counts in kg related beside the shared entities.
-TEXT_WEIGHT = 4.0
+TEXT_WEIGHT = 10.0
 
 #: Styling shared by the HTML export (and documented for the Neo4j Browser).
 NODE_STYLE: dict[Label, dict[str, str]] = {
