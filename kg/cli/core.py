@@ -94,10 +94,9 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(1, 16),
-    default=1,
-    show_default=True,
-    help="Worker processes for extraction.",
+    type=click.IntRange(0, 16),
+    default=0,
+    help="Extraction processes [default 0: one per CPU, up to 4, for 400+ papers].",
 )
 @model_option
 @json_option
