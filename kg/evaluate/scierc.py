@@ -281,10 +281,7 @@ def model_extractor(model: str | Path | None = None, batch_size: int = 64) -> Ex
 def full_extractor(use_trained: bool = True) -> Extractor:
     """kg's full extractor (rules + trained model; ``use_trained=False``: rules only), its kg
     types mapped to SciERC labels."""
-    try:
-        from kg.extract import Extractor as KgExtractor  # type: ignore[attr-defined]
-    except ImportError:
-        from kg.extract.pipeline import Extractor as KgExtractor
+    from kg.extract import Extractor as KgExtractor
 
     ex = KgExtractor(use_trained=use_trained)
 

@@ -145,9 +145,10 @@ class Gazetteer:
         self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
         # kg's own curated metric list outranks the (noisier) Papers with Code lists.
         self.curated = PhraseMatcher(nlp.vocab, attr="LOWER")
-        tokenizer = nlp.tokenizer
+        tokenizer: Any = nlp.tokenizer
         for label, rows in lexicon.gazetteers.items():
-            single, multi = [], []
+            single: list[Doc] = []
+            multi: list[Doc] = []
             names = [n for name, aliases in rows for n in (name, *aliases)]
             for doc in tokenizer.pipe(names):
                 (multi if len(doc) > 1 else single).append(doc)
@@ -529,9 +530,9 @@ class MentionSelector:
         chosen = self._select(doc)
         long_label: dict[str, str] = {}
         for span in chosen:
-            for acr, long_form in acronyms.items():
+            for short, long_form in acronyms.items():
                 if span.text == long_form:
-                    long_label[acr] = span.label_
+                    long_label[short] = span.label_
         mentions: list[dict[str, Any]] = []
         covered = [False] * len(doc)
         for span in chosen:
@@ -540,7 +541,7 @@ class MentionSelector:
         # Every use of a defined acronym is a mention of its long form's entity.
         extra = []
         for tok in doc:
-            acr = (
+            acr: str | None = (
                 tok.text
                 if tok.text in acronyms
                 else (

@@ -83,9 +83,10 @@ def resolve_entities(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, E
     # 3. write the resolution back onto the mentions.
     for mentions in mentions_by_paper.values():
         for m in mentions:
-            key = keys.get(id(m))
-            if key is None:
+            found = keys.get(id(m))
+            if found is None:
                 continue
+            key = found
             m.entity = id_of_key[key]
             if m.type != label_of_key[key]:
                 m.type = label_of_key[key]
