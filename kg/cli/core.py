@@ -22,6 +22,13 @@ graph_option = click.option(
     show_default=True,
     help="The graph file written by `kg build`.",
 )
+#: An optional GRAPH argument (the file `kg build` wrote) for commands that export or load it.
+graph_argument = click.argument(
+    "graph_path",
+    required=False,
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=DEFAULT_GRAPH_PATH,
+)
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 model_option = click.option(
     "--model",
@@ -343,12 +350,7 @@ def _export_command(fmt: str) -> None:
         help=f"Write the graph as {fmt.upper()} (list properties joined by '; ').\n\n"
         f"\b\nExample:\n  kg export {fmt} -o exports/graph.{fmt}",
     )
-    @click.argument(
-        "graph_path",
-        required=False,
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=DEFAULT_GRAPH_PATH,
-    )
+    @graph_argument
     @click.option(
         "-o",
         "--output",

@@ -7,20 +7,15 @@ from pathlib import Path
 
 import click
 
-from kg.cli.core import export
+from kg.cli.core import export, graph_argument
 from kg.html import DEFAULT_HTML_PATH, DEFAULT_MAX_NODES, export_html, left_out_note
-from kg.store.file import DEFAULT_GRAPH_PATH, load_graph
+from kg.store.file import load_graph
 
 LARGE_FOCUS = 1500  # a focus export above this many nodes gets a hint about --depth
 
 
 @export.command(name="html")
-@click.argument(
-    "graph_path",
-    required=False,
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_GRAPH_PATH,
-)
+@graph_argument
 @click.option(
     "-o",
     "--output",
