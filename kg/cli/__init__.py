@@ -44,15 +44,8 @@ def main(traceback: bool) -> None:
 
 
 def _register() -> None:
-    # Imported here so each command module can import `main` without a cycle.
-    from kg.cli import core, neo4j_cmds  # noqa: F401
-
-    for optional in ("kg.cli.html_cmds", "kg.cli.eval_cmds"):
-        try:
-            __import__(optional)
-        except ModuleNotFoundError as exc:
-            if exc.name != optional:
-                raise
+    # Imported here, after `main` exists, because each command module adds itself to it.
+    from kg.cli import core, eval_cmds, html_cmds, neo4j_cmds  # noqa: F401
 
 
 _register()
