@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,6 +11,7 @@ from typing import Any
 import networkx as nx
 
 from kg.cache import ExtractionCache
+from kg.explore import graph_counts
 from kg.extract.components import COINED, is_name_like
 from kg.extract.pipeline import (
     Extractor,
@@ -24,7 +24,7 @@ from kg.extract.resolve import resolve_entities
 from kg.graph import build_graph as assemble_graph
 from kg.ingest import read_papers
 from kg.models import Mention, Paper, Problem
-from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
+from kg.schema import Label, Rel
 from kg.similarity import text_neighbours
 
 Progress = Callable[[int], None]
@@ -98,15 +98,24 @@ def display_name(paper: Paper, mentions: list[Mention]) -> str:
     return _first_words(re.sub(r"\s+", " ", paper.abstract))
 
 
-def summarize(G: nx.MultiDiGraph) -> dict[str, Any]:
-    """Counts of nodes per label and edges per type."""
-    nodes = Counter(attrs[LABEL_ATTR] for _, attrs in G.nodes(data=True))
-    edges = Counter(attrs[TYPE_ATTR] for _, _, attrs in G.edges(data=True))
-    return {
-        "papers": nodes.get(str(Label.PAPER), 0),
-        "entities": {str(lab): nodes.get(str(lab), 0) for lab in Label if lab != Label.PAPER},
-        "edges": {str(r): edges.get(str(r), 0) for r in Rel},
-    }
+def _read_and_extract(
+    inputs: Iterable[str | Path],
+    model: str | None,
+    strict: bool,
+    cache_dir: str | Path | None = None,
+    progress: Callable[[int], Progress] | None = None,
+    n_process: int = 0,
+) -> tuple[Any, dict[str, list[Mention]], dict[str, Any], int]:
+    """The stages ``build`` and ``extract_records`` share: read, extract, resolve entities
+    across the whole input, and name each paper. Returns (ingested, mentions, entities, cached)."""
+    ingested = read_papers(list(inputs), strict=strict)
+    papers = ingested.papers
+    tick = progress(len(papers)) if progress else None
+    mentions, cached = extract_mentions(papers, model, cache_dir, tick, n_process)
+    entities = resolve_entities(mentions)
+    for p in papers:
+        p.display_name = display_name(p, mentions[p.id])
+    return ingested, mentions, entities, cached
 
 
 def build(
@@ -123,13 +132,10 @@ def build(
     that is called with the number of papers done since the last call. ``n_process=0`` picks
     the number of extraction processes from the input size.
     """
-    ingested = read_papers(list(inputs), strict=strict)
+    ingested, mentions, entities, cached = _read_and_extract(
+        inputs, model, strict, cache_dir, progress, n_process
+    )
     papers = ingested.papers
-    tick = progress(len(papers)) if progress else None
-    mentions, cached = extract_mentions(papers, model, cache_dir, tick, n_process)
-    entities = resolve_entities(mentions)
-    for p in papers:
-        p.display_name = display_name(p, mentions[p.id])
     G = assemble_graph(papers, mentions, entities, similar=text_neighbours(papers))
     return BuildResult(
         graph=G,
@@ -137,7 +143,7 @@ def build(
         problems=list(ingested.problems),
         duplicates=getattr(ingested, "duplicates", 0),
         cached=cached,
-        stats=summarize(G),
+        stats=graph_counts(G),
     )
 
 
@@ -146,9 +152,7 @@ def extract_records(
 ) -> tuple[list[dict[str, Any]], list[Problem]]:
     """Per-paper mention records (the ``kg extract --jsonl`` format), entities resolved across
     the whole input."""
-    ingested = read_papers(list(inputs), strict=strict)
-    mentions, _ = extract_mentions(ingested.papers, model)
-    resolve_entities(mentions)
+    ingested, mentions, _, _ = _read_and_extract(inputs, model, strict)
     records = []
     for p in ingested.papers:
         ms = mentions[p.id]
@@ -156,7 +160,7 @@ def extract_records(
             {
                 "id": p.id,
                 "title": p.title,
-                "display_name": display_name(p, ms),
+                "display_name": p.display_name,
                 "text": p.abstract,
                 "mentions": [
                     {

@@ -44,10 +44,19 @@ def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, A
     return {"node": attrs, "links": links[:limit], "total_links": len(links)}
 
 
-def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
-    """Counts per label and relationship type, and the most linked entities of each type."""
+def graph_counts(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """Papers, entities per label and edges per relationship type (the `kg build` summary)."""
     nodes = Counter(a[LABEL_ATTR] for _, a in G.nodes(data=True))
     edges = Counter(a[TYPE_ATTR] for _, _, a in G.edges(data=True))
+    return {
+        "papers": nodes.get(Label.PAPER.value, 0),
+        "entities": {lab.value: nodes.get(lab.value, 0) for lab in Label if lab != Label.PAPER},
+        "edges": {r.value: edges.get(r.value, 0) for r in Rel},
+    }
+
+
+def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
+    """Counts per label and relationship type, and the most linked entities of each type."""
     top_entities: dict[str, list[dict[str, Any]]] = {}
     for label in Label:
         if label == Label.PAPER:
@@ -59,8 +68,6 @@ def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
             for n, a in ents[:top]
         ]
     return {
-        "papers": nodes.get(Label.PAPER.value, 0),
-        "entities": {lab.value: nodes.get(lab.value, 0) for lab in Label if lab != Label.PAPER},
-        "edges": {r.value: edges.get(r.value, 0) for r in Rel},
+        **graph_counts(G),
         "top_entities": top_entities,
     }

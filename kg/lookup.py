@@ -73,16 +73,16 @@ def _exact(query: str, names: dict[str, set[str]]) -> set[str]:
     return set(hits)
 
 
-def _one(G: PaperIndex, query: str, hits: set[str], what: str) -> str:
+def _one(idx: PaperIndex, query: str, hits: set[str], what: str) -> str:
     if len(hits) == 1:
         return next(iter(hits))
-    listing = "; ".join(_describe(G, n) for n in sorted(hits)[:10])
+    listing = "; ".join(_describe(idx, n) for n in sorted(hits)[:10])
     raise AmbiguousError(
         f"{query!r} matches {len(hits)} {what}s: {listing}. Use a fuller title or the id."
     )
 
 
-def _fuzzy(G: PaperIndex, query: str, names: dict[str, set[str]], what: str) -> str:
+def _fuzzy(idx: PaperIndex, query: str, names: dict[str, set[str]], what: str) -> str:
     scored = process.extract(query, list(names), scorer=fuzz.WRatio, processor=_fold, limit=20)
     best: dict[str, float] = {}
     for name, score, _ in scored:
@@ -93,9 +93,9 @@ def _fuzzy(G: PaperIndex, query: str, names: dict[str, set[str]], what: str) -> 
         if len(ranked) == 1 or ranked[0][1] - ranked[1][1] >= FUZZY_MARGIN:
             return ranked[0][0]
         close = [n for n, s in ranked if ranked[0][1] - s < FUZZY_MARGIN][:10]
-        listing = "; ".join(_describe(G, n) for n in close)
+        listing = "; ".join(_describe(idx, n) for n in close)
         raise AmbiguousError(f"{query!r} is close to several {what}s: {listing}. Be more specific.")
-    suggestions = "; ".join(_describe(G, n) for n, _ in ranked[:3])
+    suggestions = "; ".join(_describe(idx, n) for n, _ in ranked[:3])
     hint = f" Closest: {suggestions}." if suggestions else ""
     raise NotFoundError(f"no {what} matches {query!r}.{hint}")
 
@@ -105,10 +105,10 @@ def resolve_name(
 ) -> str:
     """The single node ``query`` names among ``names``: exact, then case-insensitive, then
     fuzzy; a NotFoundError (with the closest names) or AmbiguousError otherwise."""
-    G = as_index(source)
+    idx = as_index(source)
     query = query.strip()
     hits = _exact(query, names)
-    return _one(G, query, hits, what) if hits else _fuzzy(G, query, names, what)
+    return _one(idx, query, hits, what) if hits else _fuzzy(idx, query, names, what)
 
 
 def find_paper(source: nx.MultiDiGraph | PaperIndex, query: str) -> str:
@@ -120,15 +120,15 @@ def find_paper(source: nx.MultiDiGraph | PaperIndex, query: str) -> str:
 def find_node(source: nx.MultiDiGraph | PaperIndex, query: str) -> str:
     """A paper or an entity by name (for ``kg show``): an exact or case-insensitive match on a
     paper, then on an entity, then the best fuzzy match over both."""
-    G = as_index(source)
+    idx = as_index(source)
     query = query.strip()
-    papers, entities = paper_names(G), entity_names(G)
+    papers, entities = paper_names(idx), entity_names(idx)
     for names, what in ((papers, "paper"), (entities, "entity")):
         hits = _exact(query, names)
         if hits:
-            return _one(G, query, hits, what)
+            return _one(idx, query, hits, what)
     combined: dict[str, set[str]] = defaultdict(set)
     for names in (papers, entities):
         for name, ids in names.items():
             combined[name] |= ids
-    return _fuzzy(G, query, combined, "paper or entity")
+    return _fuzzy(idx, query, combined, "paper or entity")

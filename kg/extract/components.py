@@ -73,6 +73,19 @@ DATASET_SUFFIX = re.compile(r"(Bench|Benchmark|Eval|QA|Arena|Gym|World|Set|Corpu
 PROPN_LIKE = re.compile(r"^[A-Z]")
 
 
+def defined_acronym(text: str, acronyms: dict[str, str]) -> str | None:
+    """The acronym defined in this abstract that ``text`` is, or is the plural of ("LLMs").
+
+    >>> defined_acronym("LLMs", {"LLM": "large language model"})
+    'LLM'
+    """
+    if text in acronyms:
+        return text
+    if text.endswith("s") and text[:-1] in acronyms:
+        return text[:-1]
+    return None
+
+
 def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> None:
     # A phrase that starts or ends inside a hyphenated compound ("art" in "state-of-the-art") is
     # a fragment; a name stays a name ("AdamW" in "AdamW-trained").
@@ -541,13 +554,7 @@ class MentionSelector:
         # Every use of a defined acronym is a mention of its long form's entity.
         extra = []
         for tok in doc:
-            acr: str | None = (
-                tok.text
-                if tok.text in acronyms
-                else (
-                    tok.text[:-1] if tok.text.endswith("s") and tok.text[:-1] in acronyms else None
-                )
-            )
+            acr = defined_acronym(tok.text, acronyms)
             if acr and not covered[tok.i] and acr in long_label:
                 extra.append(Span(doc, tok.i, tok.i + 1, label=long_label[acr], kb_id="acronym"))
         # A known name inside a longer phrase ("AdamW" in "AdamW-trained baselines") is a mention
@@ -585,7 +592,7 @@ class MentionSelector:
         spans = sorted(chosen + extra, key=lambda s: (s.start, -(s.end - s.start)))
         for span in spans:
             text = span.text
-            acr = text if text in acronyms else (text[:-1] if text[:-1] in acronyms else None)
+            acr = defined_acronym(text, acronyms)
             canonical = acronyms[acr] if acr and acr in long_label else text
             label = long_label[acr] if acr and acr in long_label else span.label_
             sent = span.sent if doc.has_annotation("SENT_START") else doc[:]

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import networkx as nx
 
 from kg.errors import InputError
+from kg.related import entity_weight
 from kg.schema import ENTITY_LABELS, LABEL_ATTR, TYPE_WEIGHT, Label
 
 #: Default node cap for exports without --focus. Chosen from benchmarks/html_render.py: on the
@@ -101,10 +102,11 @@ def link_weight(G: nx.MultiDiGraph, u: str, v: str) -> float:
     """
     entity = v if G.nodes[u].get(LABEL_ATTR) == Label.PAPER.value else u
     attrs = G.nodes[entity]
+    papers = int(attrs.get("paper_count") or G.degree(entity) or 1)
     label = _LABELS.get(str(attrs.get(LABEL_ATTR)))
-    type_weight = TYPE_WEIGHT.get(label, 1.0) if label else 1.0
-    papers = attrs.get("paper_count") or G.degree(entity) or 1
-    return type_weight / math.log(1 + max(int(papers), 1))
+    if label in TYPE_WEIGHT:
+        return entity_weight(label.value, papers)  # the very formula kg related uses
+    return 1.0 / math.log(1 + max(papers, 1))  # an unknown label counts like a named entity
 
 
 _LABELS = {label.value: label for label in Label}
