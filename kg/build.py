@@ -14,7 +14,9 @@ from kg.cache import ExtractionCache
 from kg.explore import graph_counts
 from kg.extract.components import COINED, is_name_like
 from kg.extract.pipeline import (
+    FEW_TEXTS,
     Extractor,
+    WarmExtractor,
     auto_processes,
     doc_mentions,
     model_name,
@@ -22,10 +24,11 @@ from kg.extract.pipeline import (
 )
 from kg.extract.resolve import resolve_entities
 from kg.graph import build_graph as assemble_graph
-from kg.ingest import read_papers
-from kg.models import Mention, Paper, Problem
+from kg.ingest import IngestResult, read_papers
+from kg.models import Entity, Mention, Paper, Problem
+from kg.runtime import Background, paused_gc
 from kg.schema import Label, Rel
-from kg.similarity import text_neighbours
+from kg.similarity import Neighbour, text_neighbours
 
 Progress = Callable[[int], None]
 
@@ -46,22 +49,35 @@ def extract_mentions(
     cache_dir: str | Path | None = None,
     progress: Progress | None = None,
     n_process: int = 0,
+    warm: WarmExtractor | None = None,
 ) -> tuple[dict[str, list[Mention]], int]:
-    """Mentions per paper id, using and filling the cache when ``cache_dir`` is given."""
+    """Mentions per paper id, using and filling the cache when ``cache_dir`` is given.
+
+    ``warm``: a pipeline already loading in another process, used when few texts are new (it
+    is closed either way)."""
     texts = [p.abstract for p in papers]
     cache = (
         ExtractionCache(cache_dir, f"{model_name(model)}:{pipeline_version()}")
         if cache_dir
         else None
     )
-    raw: dict[str, list[dict[str, Any]]] = cache.get_many(texts) if cache else {}
+    with paused_gc():
+        raw: dict[str, list[dict[str, Any]]] = cache.get_many(texts) if cache else {}
     todo = list(dict.fromkeys(t for t in texts if t not in raw))
     if progress and len(raw):
         progress(sum(1 for t in texts if t in raw))
+    if todo and warm is not None and len(todo) < FEW_TEXTS:
+        results: Iterable[list[dict[str, Any]]] = warm.extract(todo)
+    elif todo:
+        if warm is not None:
+            warm.close()
+        processes = n_process or auto_processes(len(todo))
+        results = Extractor(model, n_process=processes).raw_mentions(todo)
+    elif warm is not None:
+        warm.close()
     if todo:
-        extractor = Extractor(model, n_process=n_process or auto_processes(len(todo)))
         fresh = []
-        for text, mentions in zip(todo, extractor.raw_mentions(todo), strict=True):
+        for text, mentions in zip(todo, results, strict=True):
             raw[text] = mentions
             fresh.append((text, mentions))
             if progress:
@@ -71,7 +87,8 @@ def extract_mentions(
     if cache:
         cache.close()
     cached = len(texts) - len(todo)
-    return {p.id: doc_mentions(p.abstract, raw[p.abstract]) for p in papers}, cached
+    with paused_gc():
+        return {p.id: doc_mentions(p.abstract, raw[p.abstract]) for p in papers}, cached
 
 
 def _first_words(text: str, n: int = 6) -> str:
@@ -98,6 +115,15 @@ def display_name(paper: Paper, mentions: list[Mention]) -> str:
     return _first_words(re.sub(r"\s+", " ", paper.abstract))
 
 
+@dataclass
+class _Extracted:
+    ingested: IngestResult
+    mentions: dict[str, list[Mention]]
+    entities: dict[str, Entity]
+    cached: int
+    similar: Background[dict[str, list[Neighbour]]] | None = None
+
+
 def _read_and_extract(
     inputs: Iterable[str | Path],
     model: str | None,
@@ -105,17 +131,39 @@ def _read_and_extract(
     cache_dir: str | Path | None = None,
     progress: Callable[[int], Progress] | None = None,
     n_process: int = 0,
-) -> tuple[Any, dict[str, list[Mention]], dict[str, Any], int]:
+    with_similarity: bool = False,
+) -> _Extracted:
     """The stages ``build`` and ``extract_records`` share: read, extract, resolve entities
-    across the whole input, and name each paper. Returns (ingested, mentions, entities, cached)."""
-    ingested = read_papers(list(inputs), strict=strict)
+    across the whole input, and name each paper.
+
+    ``with_similarity`` starts the text similarity, which needs only the abstracts, in a
+    background process before extraction, so the two run side by side."""
+    # Likely an incremental build (a cache exists): start loading the pipeline beside reading.
+    warm = (
+        WarmExtractor(model)
+        if cache_dir and ExtractionCache.exists(cache_dir) and WarmExtractor.available()
+        else None
+    )
+    try:
+        with paused_gc():
+            ingested = read_papers(list(inputs), strict=strict)
+    except BaseException:
+        if warm is not None:
+            warm.close()
+        raise
     papers = ingested.papers
+    similar = None
+    if with_similarity:
+        # Forked before spaCy is loaded, so the child stays small. Inline for small inputs,
+        # where a fork costs more than it hides.
+        similar = Background(text_neighbours, papers, inline=True if len(papers) < 400 else None)
     tick = progress(len(papers)) if progress else None
-    mentions, cached = extract_mentions(papers, model, cache_dir, tick, n_process)
-    entities = resolve_entities(mentions)
-    for p in papers:
-        p.display_name = display_name(p, mentions[p.id])
-    return ingested, mentions, entities, cached
+    mentions, cached = extract_mentions(papers, model, cache_dir, tick, n_process, warm)
+    with paused_gc():
+        entities = resolve_entities(mentions)
+        for p in papers:
+            p.display_name = display_name(p, mentions[p.id])
+    return _Extracted(ingested, mentions, entities, cached, similar)
 
 
 def build(
@@ -132,17 +180,20 @@ def build(
     that is called with the number of papers done since the last call. ``n_process=0`` picks
     the number of extraction processes from the input size.
     """
-    ingested, mentions, entities, cached = _read_and_extract(
-        inputs, model, strict, cache_dir, progress, n_process
+    x = _read_and_extract(
+        inputs, model, strict, cache_dir, progress, n_process, with_similarity=True
     )
-    papers = ingested.papers
-    G = assemble_graph(papers, mentions, entities, similar=text_neighbours(papers))
+    assert x.similar is not None
+    papers = x.ingested.papers
+    similar = x.similar.result()
+    with paused_gc():
+        G = assemble_graph(papers, x.mentions, x.entities, similar=similar)
     return BuildResult(
         graph=G,
         papers=papers,
-        problems=list(ingested.problems),
-        duplicates=getattr(ingested, "duplicates", 0),
-        cached=cached,
+        problems=list(x.ingested.problems),
+        duplicates=x.ingested.duplicates,
+        cached=x.cached,
         stats=graph_counts(G),
     )
 
@@ -152,10 +203,10 @@ def extract_records(
 ) -> tuple[list[dict[str, Any]], list[Problem]]:
     """Per-paper mention records (the ``kg extract --jsonl`` format), entities resolved across
     the whole input."""
-    ingested, mentions, _, _ = _read_and_extract(inputs, model, strict)
+    x = _read_and_extract(inputs, model, strict)
     records = []
-    for p in ingested.papers:
-        ms = mentions[p.id]
+    for p in x.ingested.papers:
+        ms = x.mentions[p.id]
         records.append(
             {
                 "id": p.id,
@@ -175,4 +226,4 @@ def extract_records(
                 ],
             }
         )
-    return records, list(ingested.problems)
+    return records, list(x.ingested.problems)

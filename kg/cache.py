@@ -9,12 +9,12 @@ or the shipped model makes every old entry unreachable, so a stale result is nev
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sqlite3
 from pathlib import Path
 from typing import Any
 
+import orjson
 import platformdirs
 
 
@@ -31,7 +31,12 @@ class ExtractionCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.namespace = namespace
         self.db = sqlite3.connect(self.path)
-        self.db.execute("CREATE TABLE IF NOT EXISTS mentions (key TEXT PRIMARY KEY, value TEXT)")
+        self.db.execute("CREATE TABLE IF NOT EXISTS mentions (key TEXT PRIMARY KEY, value BLOB)")
+
+    @staticmethod
+    def exists(directory: str | Path) -> bool:
+        """Whether a cache was written in ``directory`` (by an earlier build)."""
+        return (Path(directory) / "extractions.sqlite").exists()
 
     def key(self, text: str) -> str:
         return hashlib.sha256(f"{self.namespace}\0{text}".encode()).hexdigest()
@@ -47,14 +52,14 @@ class ExtractionCache:
             for k, v in self.db.execute(
                 f"SELECT key, value FROM mentions WHERE key IN ({marks})", chunk
             ):
-                found[by_key[k]] = json.loads(v)
+                found[by_key[k]] = orjson.loads(v)
         return found
 
     def put_many(self, items: list[tuple[str, list[dict[str, Any]]]]) -> None:
         with self.db:
             self.db.executemany(
                 "INSERT OR REPLACE INTO mentions VALUES (?, ?)",
-                [(self.key(t), json.dumps(v, sort_keys=True)) for t, v in items],
+                [(self.key(t), orjson.dumps(v, option=orjson.OPT_SORT_KEYS)) for t, v in items],
             )
 
     def close(self) -> None:

@@ -68,22 +68,30 @@ def build_graph(
                 "paper_count": e.paper_count,
             },
         )
+    # Hot loop on a conference (100k edges): enum members and schema lookups are hoisted.
+    proposes = Rel.PROPOSES
+    rel_of_label = {label: str(DEFAULT_ROLE[label]) for label in Label if label in DEFAULT_ROLE}
+    label_of = {eid: entities[eid].label for eid in keep}
+    papers_of: dict[str, int] = dict.fromkeys(keep, 0)
     for p in sorted(papers, key=lambda p: p.id):
         by_entity: dict[str, list[Mention]] = {}
         for m in mentions_by_paper.get(p.id, []):
             if m.entity in keep:
                 by_entity.setdefault(m.entity, []).append(m)
         for eid in sorted(by_entity):
-            ms = sorted(by_entity[eid], key=lambda m: (m.start, m.end))
-            proposed = [m for m in ms if m.role == Rel.PROPOSES]
-            rel = Rel.PROPOSES if proposed else DEFAULT_ROLE[entities[eid].label]
+            ms = by_entity[eid]
+            if len(ms) > 1:
+                ms.sort(key=lambda m: (m.start, m.end))
+            proposed = [m for m in ms if m.role is proposes]
+            rel = str(proposes) if proposed else rel_of_label[label_of[eid]]
             first = (proposed or ms)[0]
+            papers_of[eid] += 1
             G.add_edge(
                 p.id,
                 eid,
-                key=str(rel),
+                key=rel,
                 **{
-                    TYPE_ATTR: str(rel),
+                    TYPE_ATTR: rel,
                     "evidence": first.sentence,
                     "start": first.start,
                     "end": first.end,
@@ -92,6 +100,6 @@ def build_graph(
                 },
             )
     # paper_count as stored must match the edges actually in the graph.
-    for eid in keep:
-        G.nodes[eid]["paper_count"] = G.in_degree(eid)
+    for eid, n in papers_of.items():
+        G.nodes[eid]["paper_count"] = n
     return G

@@ -10,14 +10,23 @@ frequencies) with the terms that weigh most in the overlap, so the similarity is
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from itertools import islice
 
 import numpy as np
+import scipy.sparse as sp
 
 from kg.models import Paper
 
 TOP_N = 30
 TERMS_PER_PAIR = 5
+#: scikit-learn's default token pattern: words of two or more word characters.
+TOKEN = re.compile(r"(?u)\b\w\w+\b")
+BLOCK = 512  # rows of the similarity matrix held dense at a time
 
 
 @dataclass(frozen=True)
@@ -27,45 +36,100 @@ class Neighbour:
     terms: tuple[str, ...]  # the words that weigh most in the overlap
 
 
+@lru_cache(maxsize=1)
+def stop_words() -> frozenset[str]:
+    text = resources.files("kg").joinpath("data/english_stop_words.txt").read_text("utf-8")
+    return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
+
+
+def tfidf_matrix(texts: list[str]) -> tuple[sp.csr_matrix, list[str]]:
+    """Rows of L2-normalised TF-IDF weights (sublinear tf, smoothed idf, English stop words
+    removed) and the vocabulary in column order (sorted).
+
+    The same numbers as scikit-learn's ``TfidfVectorizer(sublinear_tf=True,
+    stop_words="english")`` (a unit test checks it), without importing scikit-learn.
+    """
+    stops = stop_words()
+    counts = [Counter(w for w in TOKEN.findall(t.lower()) if w not in stops) for t in texts]
+    vocab = sorted(set().union(*counts))
+    column = {w: i for i, w in enumerate(vocab)}
+    indptr = np.zeros(len(texts) + 1, dtype=np.int64)
+    indices: list[int] = []
+    tf: list[int] = []
+    for row, c in enumerate(counts):
+        indices.extend(column[w] for w in c)
+        tf.extend(c.values())
+        indptr[row + 1] = len(indices)
+    X = sp.csr_matrix(
+        (np.asarray(tf, dtype=np.float64), np.asarray(indices, dtype=np.int64), indptr),
+        shape=(len(texts), len(vocab)),
+    )
+    X.sort_indices()
+    df = np.bincount(X.indices, minlength=len(vocab))
+    idf = np.log((1 + len(texts)) / (1 + df)) + 1.0
+    X.data = (np.log(X.data) + 1.0) * idf[X.indices]
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    X.data /= np.repeat(norms, np.diff(X.indptr))
+    return X, vocab
+
+
+def _top_k(sims: np.ndarray, k: int) -> np.ndarray:
+    """Indices of the ``k`` largest positive values, best first, ties by index."""
+    if k < len(sims):
+        kth = np.partition(sims, len(sims) - k)[len(sims) - k]
+        candidates = np.flatnonzero((sims >= kth) & (sims > 0))
+    else:
+        candidates = np.flatnonzero(sims > 0)
+    order = np.lexsort((candidates, -sims[candidates]))
+    return candidates[order][:k]
+
+
+def _shared_terms(
+    X: sp.csr_matrix, rows: np.ndarray, cols: np.ndarray, vocab: list[str]
+) -> list[tuple[str, ...]]:
+    """For each pair (rows[p], cols[p]), the ``TERMS_PER_PAIR`` terms with the largest product
+    of weights, ties by term. Vectorised: one sparse product for all pairs."""
+    P = X[rows].multiply(X[cols]).tocsr()
+    P.sort_indices()
+    pair = np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))
+    # Rounded so that last-bit noise in the weights never decides an order; ties go by term.
+    order = np.lexsort((P.indices, -np.round(P.data, 9), pair))
+    pair, terms = pair[order], P.indices[order]
+    starts = P.indptr[:-1]
+    rank = np.arange(len(pair)) - starts[pair]
+    keep = rank < TERMS_PER_PAIR
+    names = iter(np.asarray(vocab, dtype=object)[terms[keep]].tolist())
+    per_pair = np.bincount(pair[keep], minlength=P.shape[0]).tolist()
+    return [tuple(islice(names, c)) for c in per_pair]
+
+
 def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[Neighbour]]:
     """Each paper's ``top_n`` most similar papers, best first (ties by id). Deterministic."""
-    from sklearn.feature_extraction.text import TfidfVectorizer
-
     if len(papers) < 2:
         return {p.id: [] for p in papers}
     ordered = sorted(papers, key=lambda p: p.id)
     ids = [p.id for p in ordered]
-    vectorizer = TfidfVectorizer(sublinear_tf=True, stop_words="english", min_df=1)
-    X = vectorizer.fit_transform(f"{p.title}. {p.abstract}" for p in ordered).tocsr()
-    X.sort_indices()
-    vocab = vectorizer.get_feature_names_out()
-
-    def terms_of(i: int) -> tuple[np.ndarray, np.ndarray]:
-        lo, hi = X.indptr[i], X.indptr[i + 1]
-        return X.indices[lo:hi], X.data[lo:hi]
-
-    def shared_terms(i: int, j: int) -> tuple[str, ...]:
-        (ti, wi), (tj, wj) = terms_of(i), terms_of(j)
-        common, ai, aj = np.intersect1d(ti, tj, assume_unique=True, return_indices=True)
-        weights = wi[ai] * wj[aj]
-        best = np.lexsort((common, -weights))[:TERMS_PER_PAIR]
-        return tuple(str(vocab[common[b]]) for b in best)
-
-    out: dict[str, list[Neighbour]] = {}
+    X, vocab = tfidf_matrix([f"{p.title}. {p.abstract}" for p in ordered])
     n = len(ids)
     k = min(top_n, n - 1)
-    for start in range(0, n, 512):
-        block = (X[start : start + 512] @ X.T).toarray()
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    scores: list[np.ndarray] = []
+    for start in range(0, n, BLOCK):
+        block = np.round((X[start : start + BLOCK] @ X.T).toarray(), 6)
         for row, sims in enumerate(block):
             i = start + row
             sims[i] = -1.0  # never yourself
-            sims = np.round(sims, 6)
-            # Best k by score, ties by id (ids are sorted, so by index).
-            order = np.lexsort((np.arange(n), -sims))[:k]
-            neighbours = []
-            for j in order:
-                if sims[j] <= 0:
-                    break
-                neighbours.append(Neighbour(ids[j], float(sims[j]), shared_terms(i, int(j))))
-            out[ids[i]] = neighbours
+            best = _top_k(sims, k)
+            rows.append(np.full(len(best), i))
+            cols.append(best)
+            scores.append(sims[best])
+    all_rows, all_cols = np.concatenate(rows), np.concatenate(cols)
+    terms = _shared_terms(X, all_rows, all_cols, vocab)
+    out: dict[str, list[Neighbour]] = {i: [] for i in ids}
+    for i, j, s, t in zip(
+        all_rows.tolist(), all_cols.tolist(), np.concatenate(scores).tolist(), terms, strict=True
+    ):
+        out[ids[i]].append(Neighbour(ids[j], s, t))
     return out

@@ -74,6 +74,7 @@ def normalize_key(surface: str) -> str:
     return _SEPARATORS.sub("-", text).strip("-")
 
 
+@lru_cache(maxsize=200_000)
 def clean_surface(surface: str) -> str:
     """A surface form as shown to users: whitespace collapsed, unicode dashes unified."""
     text = unicodedata.normalize("NFKC", surface)

@@ -7,6 +7,7 @@ kg does not use them and they are most of the cost. kg's own registered componen
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import multiprocessing
 import os
@@ -80,9 +81,18 @@ def load_pipeline(
     return nlp
 
 
+#: Files under kg/extract that run after the cache (on cached and fresh mentions alike), so
+#: editing them must not invalidate cached extractions.
+NOT_FINGERPRINTED = frozenset({"resolve.py"})
+
+
 def _hash_tree(root: Path) -> str:
     h = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+    for path in sorted(
+        p
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and p.name not in NOT_FINGERPRINTED
+    ):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())
     return h.hexdigest()[:16]
@@ -121,10 +131,15 @@ def _extract_chunk(texts: list[str]) -> list[list[dict[str, Any]]]:
     return [doc._.kg_mentions for doc in _WORKER.nlp.pipe(texts, batch_size=_WORKER.batch_size)]
 
 
+#: Below this many abstracts one process extracts them: forking and loading more costs more
+#: than it saves.
+FEW_TEXTS = 400
+
+
 def auto_processes(n_texts: int) -> int:
     """Worker processes worth starting for ``n_texts`` abstracts: one for small inputs (a fork
     costs more than it saves), else one per CPU, at most four."""
-    return 1 if n_texts < 400 else max(1, min(4, os.cpu_count() or 1))
+    return 1 if n_texts < FEW_TEXTS else max(1, min(4, os.cpu_count() or 1))
 
 
 class Extractor:
@@ -172,3 +187,62 @@ class Extractor:
             if progress:
                 progress(1)
         return out
+
+
+def _serve_warm(conn: Any, model: str | None) -> None:
+    # In the forked child: load at once, then wait for the texts (None: not needed after all).
+    error: BaseException | None = None
+    try:
+        extractor: Extractor | None = Extractor(model)
+    except BaseException as exc:  # reported to the parent when it asks for work
+        extractor, error = None, exc
+    texts = conn.recv()
+    if texts is None:
+        return
+    try:
+        if extractor is None:
+            raise error  # type: ignore[misc]
+        conn.send(list(extractor.raw_mentions(texts)))
+    except BaseException as exc:
+        conn.send(exc)
+
+
+class WarmExtractor:
+    """A forked process that loads the pipeline now and extracts a few texts later.
+
+    An incremental build knows which abstracts are new only after reading the corpus and the
+    cache; loading spaCy and the models takes about as long, so this starts it first and the
+    two overlap. ``extract(texts)`` (once) returns the raw mentions; ``close()`` when unused.
+    """
+
+    def __init__(self, model: str | None = None) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self._conn, child = ctx.Pipe()
+        self._proc = ctx.Process(target=_serve_warm, args=(child, model), daemon=True)
+        self._proc.start()
+        child.close()
+
+    def extract(self, texts: list[str]) -> list[list[dict[str, Any]]]:
+        try:
+            self._conn.send(texts)
+            result = self._conn.recv()
+        except EOFError:
+            raise ModelError("the extraction process died (out of memory?)") from None
+        finally:
+            self._proc.join()
+        if isinstance(result, BaseException):
+            raise result
+        return result
+
+    def close(self) -> None:
+        if self._proc.is_alive():
+            with contextlib.suppress(OSError):
+                self._conn.send(None)
+            self._proc.join(timeout=5)
+            if self._proc.is_alive():
+                self._proc.kill()
+        self._conn.close()
+
+    @staticmethod
+    def available() -> bool:
+        return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1

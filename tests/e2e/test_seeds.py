@@ -104,3 +104,25 @@ def test_cache_gives_the_cold_graph(tmp_path: Path, repo_root: Path) -> None:
     assert json.loads(first.stdout)["from_cache"] == 0
     assert json.loads(second.stdout)["from_cache"] == 38
     assert warm.read_bytes() == cold.read_bytes()
+
+
+def test_incremental_build_extracts_only_new_papers_and_gives_the_cold_graph(
+    tmp_path: Path, repo_root: Path
+) -> None:
+    runner = CliRunner()
+    cache = tmp_path / "cache"
+    files = [str(f) for f in sorted((repo_root / "seeds").glob("*.txt"))]
+    assert len(files) >= 2
+
+    def build(*args: str) -> dict:
+        result = runner.invoke(main, ["build", *args, "--json"])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    base = build(files[0], "-o", str(tmp_path / "base.json"), "--cache-dir", str(cache))
+    # The cache exists now, so the pipeline loads in a forked process beside reading.
+    inc = build(*files, "-o", str(tmp_path / "inc.json"), "--cache-dir", str(cache))
+    build(*files, "-o", str(tmp_path / "cold.json"), "--no-cache")
+    assert base["from_cache"] == 0
+    assert inc["from_cache"] == base["papers"] and inc["papers"] > base["papers"]
+    assert (tmp_path / "inc.json").read_bytes() == (tmp_path / "cold.json").read_bytes()

@@ -68,3 +68,28 @@ def test_deterministic(extractor: Extractor) -> None:
     assert any(
         m.text == "BarBench" and m.type == Label.DATASET and m.role == Rel.PROPOSES for m in first
     )
+
+
+def test_warm_extractor_gives_what_the_extractor_gives(extractor: Extractor) -> None:
+    from kg.extract.pipeline import WarmExtractor
+
+    texts = ["We propose FooNet and evaluate it on ImageNet.", "Accuracy improves by 3%."]
+    warm = WarmExtractor()
+    assert warm.extract(texts) == list(extractor.raw_mentions(texts))
+
+
+def test_warm_extractor_reports_a_bad_model_in_the_parent() -> None:
+    from kg.errors import ModelError
+    from kg.extract.pipeline import WarmExtractor
+
+    warm = WarmExtractor("no_such_spacy_model")
+    with pytest.raises(ModelError, match="no_such_spacy_model"):
+        warm.extract(["Some text."])
+
+
+def test_unused_warm_extractor_closes() -> None:
+    from kg.extract.pipeline import WarmExtractor
+
+    warm = WarmExtractor()
+    warm.close()
+    assert not warm._proc.is_alive()

@@ -1,0 +1,78 @@
+"""kg.similarity: the TF-IDF it computes without scikit-learn, and the neighbour lists."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kg.models import Paper
+from kg.similarity import Neighbour, text_neighbours, tfidf_matrix
+
+TEXTS = [
+    "Graph neural networks for molecule property prediction on QM9.",
+    "We study graph neural networks and message passing for molecules.",
+    "Diffusion models generate images; we speed up diffusion sampling.",
+    "A benchmark for image generation with diffusion models and GANs.",
+    "Reinforcement learning agents explore sparse-reward environments.",
+    "The the and of a an: only stop words here!",
+    "Exploration bonuses help reinforcement learning in sparse reward games.",
+]
+
+
+def papers(texts: list[str]) -> list[Paper]:
+    return [Paper(id=f"p{i:02d}", abstract=t, title="") for i, t in enumerate(texts)]
+
+
+def test_tfidf_matches_scikit_learn() -> None:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    docs = [f". {t}" for t in TEXTS]
+    ours, vocab = tfidf_matrix(docs)
+    ref = TfidfVectorizer(sublinear_tf=True, stop_words="english")
+    theirs = ref.fit_transform(docs)
+    assert vocab == list(ref.get_feature_names_out())
+    assert np.allclose(ours.toarray(), theirs.toarray(), atol=1e-12)
+
+
+def brute_force(ps: list[Paper], k: int) -> dict[str, list[tuple[str, float]]]:
+    """The obvious O(n^2) ranking: cosine rounded to 6 places, best first, ties by id."""
+    X, _ = tfidf_matrix([f"{p.title}. {p.abstract}" for p in ps])
+    S = (X @ X.T).toarray()
+    out = {}
+    for i, p in enumerate(ps):
+        cands = [(ps[j].id, round(float(S[i, j]), 6)) for j in range(len(ps)) if j != i]
+        cands = [c for c in cands if c[1] > 0]
+        out[p.id] = sorted(cands, key=lambda c: (-c[1], c[0]))[:k]
+    return out
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 10])
+def test_neighbours_are_the_best_k_by_cosine_ties_by_id(k: int) -> None:
+    ps = papers(TEXTS + TEXTS[:2])  # exact duplicates make ties
+    got = text_neighbours(ps, top_n=k)
+    want = brute_force(ps, k)
+    assert {pid: [(n.id, n.score) for n in ns] for pid, ns in got.items()} == want
+
+
+def test_shared_terms_are_in_both_papers_and_explain_the_score() -> None:
+    ps = papers(TEXTS)
+    got = text_neighbours(ps)
+    assert [n.id for n in got["p00"]][:1] == ["p01"]
+    first = got["p00"][0]
+    assert set(first.terms) <= {"graph", "neural", "networks", "molecule", "molecules"}
+    assert first.terms[:3] and "graph" in first.terms
+    for pid, ns in got.items():
+        mine = set(ps[int(pid[1:])].abstract.lower().replace(";", " ").split())
+        for n in ns:
+            theirs = set(ps[int(n.id[1:])].abstract.lower().replace(";", " ").split())
+            assert all(any(t in w for w in mine) and any(t in w for w in theirs) for t in n.terms)
+    assert got["p05"] == []  # only stop words: similar to nothing
+
+
+def test_small_inputs() -> None:
+    assert text_neighbours([]) == {}
+    assert text_neighbours(papers(["one paper"])) == {"p00": []}
+    # "alpha beta" vs "beta gamma": idf(alpha) = idf(gamma) = ln(3/2) + 1, idf(beta) = 1.
+    a = np.log(1.5) + 1
+    got = text_neighbours(papers(["alpha beta", "beta gamma"]))
+    assert got["p00"] == [Neighbour("p01", round(1 / (1 + a * a), 6), ("beta",))]
