@@ -5,14 +5,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 import networkx as nx
 
 from kg.cache import ExtractionCache
-from kg.explore import graph_counts
-from kg.extract.components import COINED, is_name_like
+from kg.explore import data_counts
+from kg.extract.names import COINED, is_name_like
 from kg.extract.pipeline import (
     FEW_TEXTS,
     Extractor,
@@ -23,24 +24,36 @@ from kg.extract.pipeline import (
     pipeline_version,
 )
 from kg.extract.resolve import resolve_entities
-from kg.graph import build_graph as assemble_graph
+from kg.graph import graph_data, graph_from_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
 from kg.runtime import Background, paused_gc
 from kg.schema import Label, Rel
 from kg.similarity import Neighbour, text_neighbours
+from kg.store.file import write_graph_data
 
 Progress = Callable[[int], None]
 
 
 @dataclass
 class BuildResult:
-    graph: nx.MultiDiGraph
+    data: dict[str, Any]  # the graph as node-link data, as the graph file holds it
     papers: list[Paper]
     problems: list[Problem]
     duplicates: int = 0
     cached: int = 0  # papers whose extraction came from the cache
     stats: dict[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def graph(self) -> nx.MultiDiGraph:
+        """The graph as a networkx ``MultiDiGraph`` (made on first use)."""
+        with paused_gc():
+            return graph_from_data(self.data)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the graph file (the same bytes as ``save_graph(self.graph, path)``)."""
+        with paused_gc():
+            return write_graph_data(self.data, path)
 
 
 def extract_mentions(
@@ -146,7 +159,7 @@ def _read_and_extract(
     )
     try:
         with paused_gc():
-            ingested = read_papers(list(inputs), strict=strict)
+            ingested = read_papers(list(inputs), strict=strict, memo_dir=cache_dir)
     except BaseException:
         if warm is not None:
             warm.close()
@@ -187,14 +200,14 @@ def build(
     papers = x.ingested.papers
     similar = x.similar.result()
     with paused_gc():
-        G = assemble_graph(papers, x.mentions, x.entities, similar=similar)
+        data = graph_data(papers, x.mentions, x.entities, similar=similar)
     return BuildResult(
-        graph=G,
+        data=data,
         papers=papers,
         problems=list(x.ingested.problems),
         duplicates=x.ingested.duplicates,
         cached=x.cached,
-        stats=graph_counts(G),
+        stats=data_counts(data),
     )
 
 

@@ -46,8 +46,21 @@ def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, A
 
 def graph_counts(G: nx.MultiDiGraph) -> dict[str, Any]:
     """Papers, entities per label and edges per relationship type (the `kg build` summary)."""
-    nodes = Counter(a[LABEL_ATTR] for _, a in G.nodes(data=True))
-    edges = Counter(a[TYPE_ATTR] for _, _, a in G.edges(data=True))
+    return _counts(
+        Counter(a[LABEL_ATTR] for _, a in G.nodes(data=True)),
+        Counter(a[TYPE_ATTR] for _, _, a in G.edges(data=True)),
+    )
+
+
+def data_counts(data: dict[str, Any]) -> dict[str, Any]:
+    """:func:`graph_counts` of node-link ``data`` (see :func:`kg.graph.graph_data`)."""
+    return _counts(
+        Counter(n[LABEL_ATTR] for n in data["nodes"]),
+        Counter(e[TYPE_ATTR] for e in data["links"]),
+    )
+
+
+def _counts(nodes: Counter[str], edges: Counter[str]) -> dict[str, Any]:
     return {
         "papers": nodes.get(Label.PAPER.value, 0),
         "entities": {lab.value: nodes.get(lab.value, 0) for lab in Label if lab != Label.PAPER},

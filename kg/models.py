@@ -38,6 +38,7 @@ class Mention:
     entity: str = ""  # canonical entity id, filled in by the resolver
     confidence: float = 1.0
     source: str = ""  # which component produced it (model, gazetteer, acronym, ...)
+    key: str = ""  # normalize_key(canonical or text), filled in at extraction
 
 
 @dataclass

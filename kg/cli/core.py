@@ -129,7 +129,6 @@ def build(
     """
     from kg.build import build as run_build
     from kg.cache import default_cache_dir
-    from kg.store.file import save_graph
 
     cache = None if no_cache else (cache_dir or default_cache_dir())
     result = run_build(
@@ -140,7 +139,7 @@ def build(
         progress=None if as_json else progress_bar("Extracting"),
         n_process=jobs,
     )
-    save_graph(result.graph, output)
+    result.save(output)
     report_problems(result.problems)
     summary = {
         **result.stats,

@@ -15,7 +15,6 @@ recogniser (the shipped SciERC model) adds its spans to the same group.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from typing import Any
 
@@ -25,6 +24,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.acronyms import find_long_form, is_acronym
 from kg.extract.lexicon import Lexicon, load_lexicon
+from kg.extract.names import COINED, DATASET_SUFFIX, PROPN_LIKE, is_name_like
 from kg.extract.normalize import singularize
 from kg.schema import DEFAULT_ROLE, Label, Rel
 
@@ -53,24 +53,6 @@ if not Doc.has_extension("kg_acronyms"):
 if not Doc.has_extension("kg_mentions"):
     Doc.set_extension("kg_mentions", default=None)
 
-# A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), or
-# an all-caps word of 2+ letters ("MMEB", "LLM").
-COINED = re.compile(
-    r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d|[A-Z]+-[A-Z]{2,})|^[A-Z]{2}$"
-)
-
-
-#: A name-like phrase: coined, or capitalised words ("Group Relative Policy Optimization").
-def is_name_like(text: str) -> bool:
-    words = text.replace("-", " ").split()
-    return bool(COINED.match(text)) or (
-        len(words) >= 2 and sum(1 for w in words if w[:1].isupper()) >= len(words) - 1
-    )
-
-
-# Suffixes that mark a coined name as a benchmark or dataset ("CodeBench", "X-160K", "TruthfulQA").
-DATASET_SUFFIX = re.compile(r"(Bench|Benchmark|Eval|QA|Arena|Gym|World|Set|Corpus|-\d+[KMB])$")
-PROPN_LIKE = re.compile(r"^[A-Z]")
 
 
 def defined_acronym(text: str, acronyms: dict[str, str]) -> str | None:

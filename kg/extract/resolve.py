@@ -63,7 +63,7 @@ def resolve_entities(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, E
     for pid in sorted(mentions_by_paper):
         for m in mentions_by_paper[pid]:
             surface = m.canonical or m.text
-            key = key_of(surface)
+            key = expand.get(m.key, m.key) if m.key else key_of(surface)
             if not key:
                 continue
             keyed.append((m, key))

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from kg.errors import InputError, NoUsableInputError
 from kg.ingest.clean import clean_text, normalise_abstract
+from kg.ingest.memo import RecordMemo
 from kg.ingest.readers import READERS, Raw, decode
 from kg.ingest.records import to_paper
 from kg.models import Paper, Problem
@@ -43,13 +44,17 @@ class IngestResult:
 
 
 def read_papers(
-    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str], strict: bool = False
+    paths: Iterable[str | os.PathLike[str]] | str | os.PathLike[str],
+    strict: bool = False,
+    memo_dir: str | os.PathLike[str] | None = None,
 ) -> IngestResult:
     """Read papers from files and folders (recursively).
 
-    With ``strict`` the first bad file or record raises :class:`~kg.errors.InputError`
-    (``"path:line: reason"``). Raises :class:`~kg.errors.NoUsableInputError` when no paper at
-    all could be read; its message says why.
+    ``memo_dir``: remember cleaned records there (see :mod:`kg.ingest.memo`), so reading the
+    same records again skips the cleaning. With ``strict`` the first bad file or record raises
+    :class:`~kg.errors.InputError` (``"path:line: reason"``). Raises
+    :class:`~kg.errors.NoUsableInputError` when no paper at all could be read; its message
+    says why.
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -62,17 +67,23 @@ def read_papers(
             raise InputError(str(p))
         result.problems.append(p)
 
-    for item in _files(inputs):
-        if isinstance(item, Problem):
-            problem(item)
-            continue
-        result.files += 1
-        for record in _read_file(item):
-            paper = record if isinstance(record, Problem) else to_paper(record, item.stem)
-            if isinstance(paper, Problem):
-                problem(paper)
-            else:
-                dedupe.add(paper)
+    memo = RecordMemo(Path(memo_dir)) if memo_dir is not None else None
+    convert = memo.to_paper if memo is not None else to_paper
+    try:
+        for item in _files(inputs):
+            if isinstance(item, Problem):
+                problem(item)
+                continue
+            result.files += 1
+            for record in _read_file(item):
+                paper = record if isinstance(record, Problem) else convert(record, item.stem)
+                if isinstance(paper, Problem):
+                    problem(paper)
+                else:
+                    dedupe.add(paper)
+    finally:
+        if memo is not None:
+            memo.close()
 
     result.papers, result.duplicates = dedupe.papers, dedupe.duplicates
     if not result.papers:

@@ -491,7 +491,7 @@ def _tidy(text: str) -> str:
 
 def normalise_abstract(abstract: str) -> str:
     """The dedupe/hash key of an already-cleaned abstract: lowercase, single spaces."""
-    return _SPACE.sub(" ", abstract).strip().lower()
+    return " ".join(abstract.split()).lower()  # split() and \s agree on what is a space
 
 
 def abstract_hash(abstract: str) -> str:

@@ -22,11 +22,11 @@ DEFAULT_GRAPH_PATH = Path("exports") / "graph.json"
 FORMAT_VERSION = 1
 
 
-def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
-    """Write ``G`` as node-link JSON (``networkx.node_link_data``) to ``path``."""
+def graph_to_data(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """``G`` as the node-link data a graph file holds: nodes sorted by id, links by
+    (source, target, key)."""
     import networkx as nx
 
-    path = Path(path)
     with paused_gc():  # node_link_data makes a dict per node and edge
         data = nx.node_link_data(G, edges="links")
     data["nodes"] = sorted(data["nodes"], key=lambda n: n["id"])
@@ -34,6 +34,12 @@ def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
         data["links"], key=lambda e: (e["source"], e["target"], str(e.get("key", "")))
     )
     data["graph"] = {**data.get("graph", {}), "kg_format": FORMAT_VERSION}
+    return data
+
+
+def write_graph_data(data: dict[str, Any], path: str | Path) -> Path:
+    """Write node-link ``data`` (from :func:`graph_to_data` or :func:`kg.graph.graph_data`)."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     # Compact UTF-8 JSON with sorted keys. orjson: a conference graph is tens of MB, and the
@@ -41,6 +47,11 @@ def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
     tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE))
     tmp.replace(path)  # atomic: a crash never leaves half a graph behind
     return path
+
+
+def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
+    """Write ``G`` as node-link JSON (``networkx.node_link_data``) to ``path``."""
+    return write_graph_data(graph_to_data(G), path)
 
 
 def load_graph(path: str | Path = DEFAULT_GRAPH_PATH) -> nx.MultiDiGraph:

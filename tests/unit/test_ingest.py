@@ -551,3 +551,39 @@ def test_seeds_are_in_the_shared_folder_and_dedupe_against_the_csvs(shared_dir: 
     result = read_papers([shared_dir / "seeds", shared_dir / "data/corpora/iclr2026-alickzhu"])
     # 34 of the 38 seed abstracts are ICLR 2026 papers of these 12 areas (after cleaning)
     assert result.duplicates == 34 and len(result.papers) == 4302 + 4
+
+
+def test_record_memo_gives_the_same_papers_and_only_cleans_new_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kg.ingest import memo as memo_module
+
+    corpus = tmp_path / "c.csv"
+    corpus.write_text(
+        "id,title,abstract\n"
+        'a,"\\textsc{GenRep}: a title","We use $22$ GPUs and \\emph{MetaEmbed}."\n'
+        "b,Plain,A plain abstract about graphs.\n",
+        encoding="utf-8",
+    )
+    plain = read_papers([corpus])
+    memo_dir = tmp_path / "memo"
+    first = read_papers([corpus], memo_dir=memo_dir)
+    cleaned: list[str] = []
+    real = memo_module.to_paper
+
+    def counting(raw, origin):  # type: ignore[no-untyped-def]
+        cleaned.append(raw.source)
+        return real(raw, origin)
+
+    monkeypatch.setattr(memo_module, "to_paper", counting)
+    second = read_papers([corpus], memo_dir=memo_dir)
+    assert cleaned == []  # every record came from the memo
+    corpus.write_text(
+        corpus.read_text(encoding="utf-8") + "c,New,One more abstract on $x^2$.\n",
+        encoding="utf-8",
+    )
+    third = read_papers([corpus], memo_dir=memo_dir)
+    assert first.papers == plain.papers == second.papers
+    assert first.papers[0].title == "GenRep: a title" and "22 GPUs" in first.papers[0].abstract
+    assert cleaned == [f"{corpus}:4"]  # only the new record was cleaned
+    assert third.papers[:2] == plain.papers and third.papers[2].id == "c"

@@ -87,3 +87,17 @@ def test_same_input_same_bytes(tmp_path: Path) -> None:
     assert outputs[0] == outputs[1]
     G = load_graph(tmp_path / "g1.json")
     assert G.number_of_nodes() > 0 and G.is_multigraph() and G.is_directed()
+
+
+def test_graph_data_is_what_the_graph_file_holds(tmp_path: Path) -> None:
+    from kg.graph import graph_data
+    from kg.store.file import graph_to_data, write_graph_data
+
+    papers, mentions = corpus()
+    entities = resolve_entities(mentions)
+    data = graph_data(papers, mentions, entities)
+    G = build_graph(papers, mentions, entities)
+    assert graph_to_data(G) == data  # the round trip through networkx changes nothing
+    direct = write_graph_data(data, tmp_path / "direct.json").read_bytes()
+    assert direct == save_graph(G, tmp_path / "via_nx.json").read_bytes()
+    assert [n["id"] for n in data["nodes"]] == sorted(n["id"] for n in data["nodes"])

@@ -1,0 +1,72 @@
+"""A persistent memo of cleaned records: an incremental build re-cleans only the new ones.
+
+Cleaning (LaTeX, markdown, unicode) costs about 0.3 ms a record, more than a second on a
+conference: a tenth of an incremental build's budget. Records are keyed by their raw fields,
+the file's stem and a fingerprint of the ingest code, so a change to the cleaning never serves
+a stale record. Lives beside the extraction cache (``--cache-dir``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import sqlite3
+from functools import lru_cache
+from pathlib import Path
+
+import orjson
+
+from kg.ingest.readers import Raw
+from kg.ingest.records import to_paper
+from kg.models import Paper, Problem
+
+FILE_NAME = "records.sqlite"
+
+
+@lru_cache(maxsize=1)
+def ingest_version() -> str:
+    """A fingerprint of the code that turns a raw record into a Paper."""
+    here = Path(__file__).parent
+    h = hashlib.sha256()
+    for path in sorted([*here.glob("*.py"), here.parent / "models.py"]):
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    return h.hexdigest()[:16]
+
+
+class RecordMemo:
+    """``to_paper`` with a memory: ``memo.to_paper(raw, origin)`` then ``memo.close()``."""
+
+    def __init__(self, directory: str | Path) -> None:
+        path = Path(directory) / FILE_NAME
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(path)
+        self.db.execute("CREATE TABLE IF NOT EXISTS papers (key BLOB PRIMARY KEY, value BLOB)")
+        self.prefix = ingest_version().encode()
+        self.fresh: list[tuple[bytes, bytes]] = []
+        self.hits = 0
+
+    def key(self, raw: Raw, origin: str) -> bytes:
+        data = orjson.dumps(
+            [origin, raw.fields], option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str
+        )
+        return hashlib.sha256(self.prefix + b"\0" + data).digest()
+
+    def to_paper(self, raw: Raw, origin: str) -> Paper | Problem:
+        key = self.key(raw, origin)
+        row = self.db.execute("SELECT value FROM papers WHERE key = ?", (key,)).fetchone()
+        if row is not None:
+            self.hits += 1
+            return Paper(**orjson.loads(row[0]), source=raw.source)
+        paper = to_paper(raw, origin)
+        if isinstance(paper, Paper):
+            fields = dataclasses.asdict(paper)
+            del fields["source"]  # where the record is, not what it says
+            self.fresh.append((key, orjson.dumps(fields)))
+        return paper
+
+    def close(self) -> None:
+        with self.db:
+            self.db.executemany("INSERT OR REPLACE INTO papers VALUES (?, ?)", self.fresh)
+        self.db.close()
+        self.fresh = []
