@@ -23,7 +23,7 @@ from kg.extract.pipeline import (
     model_name,
     pipeline_version,
 )
-from kg.extract.resolve import resolve_entities
+from kg.extract.resolve import Resolver
 from kg.graph import graph_data, graph_from_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
@@ -63,11 +63,13 @@ def extract_mentions(
     progress: Progress | None = None,
     n_process: int = 0,
     warm: WarmExtractor | None = None,
-) -> tuple[dict[str, list[Mention]], int]:
-    """Mentions per paper id, using and filling the cache when ``cache_dir`` is given.
+) -> tuple[dict[str, list[Mention]], dict[str, Entity], int]:
+    """Mentions per paper id and the entities they resolve to, using and filling the cache
+    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache).
 
     ``warm``: a pipeline already loading in another process, used when few texts are new (it
-    is closed either way)."""
+    is closed either way). While it extracts them, the cached mentions are resolved here.
+    """
     texts = [p.abstract for p in papers]
     cache = (
         ExtractionCache(cache_dir, f"{model_name(model)}:{pipeline_version()}")
@@ -77,31 +79,46 @@ def extract_mentions(
     with paused_gc():
         raw: dict[str, list[dict[str, Any]]] = cache.get_many(texts) if cache else {}
     todo = list(dict.fromkeys(t for t in texts if t not in raw))
-    if progress and len(raw):
-        progress(sum(1 for t in texts if t in raw))
-    if todo and warm is not None and len(todo) < FEW_TEXTS:
-        results: Iterable[list[dict[str, Any]]] = warm.extract(todo)
-    elif todo:
-        if warm is not None:
-            warm.close()
-        processes = n_process or auto_processes(len(todo))
-        results = Extractor(model, n_process=processes).raw_mentions(todo)
+    elsewhere = warm if todo and warm is not None and len(todo) < FEW_TEXTS else None
+    if elsewhere is not None:
+        elsewhere.submit(todo)
     elif warm is not None:
         warm.close()
+    resolver = Resolver()
+    mentions: dict[str, list[Mention]] = {}
+
+    def add_ready() -> None:
+        with paused_gc():
+            for p in papers:
+                if p.id not in mentions and p.abstract in raw:
+                    mentions[p.id] = doc_mentions(p.abstract, raw[p.abstract])
+                    resolver.add(p.id, mentions[p.id])
+
+    add_ready()
+    if progress and raw:
+        progress(sum(1 for t in texts if t in raw))
     if todo:
+        results: Iterable[list[dict[str, Any]]] = (
+            elsewhere.result()
+            if elsewhere is not None
+            else Extractor(model, n_process=n_process or auto_processes(len(todo))).raw_mentions(
+                todo
+            )
+        )
         fresh = []
-        for text, mentions in zip(todo, results, strict=True):
-            raw[text] = mentions
-            fresh.append((text, mentions))
+        for text, found in zip(todo, results, strict=True):
+            raw[text] = found
+            fresh.append((text, found))
             if progress:
                 progress(1)
         if cache:
             cache.put_many(fresh)
+        add_ready()
     if cache:
         cache.close()
-    cached = len(texts) - len(todo)
     with paused_gc():
-        return {p.id: doc_mentions(p.abstract, raw[p.abstract]) for p in papers}, cached
+        entities = resolver.finish()
+    return mentions, entities, len(texts) - len(todo)
 
 
 def _first_words(text: str, n: int = 6) -> str:
@@ -171,9 +188,8 @@ def _read_and_extract(
         # where a fork costs more than it hides.
         similar = Background(text_neighbours, papers, inline=True if len(papers) < 400 else None)
     tick = progress(len(papers)) if progress else None
-    mentions, cached = extract_mentions(papers, model, cache_dir, tick, n_process, warm)
+    mentions, entities, cached = extract_mentions(papers, model, cache_dir, tick, n_process, warm)
     with paused_gc():
-        entities = resolve_entities(mentions)
         for p in papers:
             p.display_name = display_name(p, mentions[p.id])
     return _Extracted(ingested, mentions, entities, cached, similar)

@@ -235,7 +235,8 @@ class WarmExtractor:
 
     An incremental build knows which abstracts are new only after reading the corpus and the
     cache; loading spaCy and the models takes about as long, so this starts it first and the
-    two overlap. ``extract(texts)`` (once) returns the raw mentions; ``close()`` when unused.
+    two overlap. ``extract(texts)`` (once; or ``submit`` then ``result``) returns the raw
+    mentions; ``close()`` when unused.
     """
 
     def __init__(self, model: str | None = None) -> None:
@@ -245,9 +246,13 @@ class WarmExtractor:
         self._proc.start()
         child.close()
 
-    def extract(self, texts: list[str]) -> list[list[dict[str, Any]]]:
+    def submit(self, texts: list[str]) -> None:
+        """Hand over the texts; the caller may go on with other work until :meth:`result`."""
+        self._conn.send(texts)
+
+    def result(self) -> list[list[dict[str, Any]]]:
+        """The raw mentions of the submitted texts (waits for them)."""
         try:
-            self._conn.send(texts)
             result = self._conn.recv()
         except EOFError:
             raise ModelError("the extraction process died (out of memory?)") from None
@@ -256,6 +261,10 @@ class WarmExtractor:
         if isinstance(result, BaseException):
             raise result
         return result
+
+    def extract(self, texts: list[str]) -> list[list[dict[str, Any]]]:
+        self.submit(texts)
+        return self.result()
 
     def close(self) -> None:
         if self._proc.is_alive():

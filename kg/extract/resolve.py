@@ -28,79 +28,93 @@ def _pick_name(forms: Counter[str]) -> str:
     return min(forms, key=lambda f: (-forms[f], len(f), f))
 
 
+class Resolver:
+    """Resolution fed paper by paper: ``add(paper_id, mentions)`` as mentions arrive (a build
+    adds the cached ones while new abstracts are still being extracted), then ``finish()``.
+
+    Votes are counted per raw merge key; acronym keys are folded into their long form's key only
+    in ``finish()``, once every definition in the corpus has been seen. Counts add up, so the
+    result is independent of the order papers are added in.
+    """
+
+    def __init__(self) -> None:
+        self.long_forms: dict[str, Counter[str]] = defaultdict(Counter)
+        self.label_votes: Counter[tuple[str, Label]] = Counter()
+        self.name_votes: Counter[tuple[str, str]] = Counter()
+        self.aliases: dict[str, set[str]] = defaultdict(set)
+        self.papers: dict[str, set[str]] = defaultdict(set)
+        self.keyed: list[tuple[Mention, str]] = []
+
+    def add(self, paper_id: str, mentions: list[Mention]) -> None:
+        for m in mentions:
+            surface = m.canonical or m.text
+            # Merge keys come computed from the extraction (and its cache); hand-made mentions
+            # may lack one.
+            key = m.key or normalize_key(surface)
+            if m.canonical and m.canonical != m.text and is_acronym(m.text):
+                self.long_forms[normalize_key(m.text)][normalize_key(m.canonical)] += 1
+            if not key:
+                continue
+            self.keyed.append((m, key))
+            self.label_votes[key, m.type] += 1
+            name = clean_surface(surface)
+            self.name_votes[key, name] += 1
+            self.aliases[key].update((clean_surface(m.text), name))
+            self.papers[key].add(paper_id)
+
+    def finish(self) -> dict[str, Entity]:
+        """Give every mention added an entity id (``mention.entity``) and its final type;
+        return the entities by id."""
+        # An acronym's key goes to its most frequent long form's key: an undefined use ("MMEB"
+        # in a paper that never spells it out) joins the entity of the defined ones.
+        expand = {
+            acr: max(forms, key=lambda k, forms=forms: (forms[k], k))  # type: ignore[misc]
+            for acr, forms in self.long_forms.items()
+        }
+        labels_of: dict[str, Counter[Label]] = defaultdict(Counter)
+        for (key, label), n in self.label_votes.items():
+            labels_of[expand.get(key, key)][label] += n
+        names_of: dict[str, Counter[str]] = defaultdict(Counter)
+        for (key, name), n in self.name_votes.items():
+            names_of[expand.get(key, key)][name] += n
+        aliases: dict[str, set[str]] = defaultdict(set)
+        papers: dict[str, set[str]] = defaultdict(set)
+        for key, found in self.aliases.items():
+            aliases[expand.get(key, key)] |= found
+        for key, found in self.papers.items():
+            papers[expand.get(key, key)] |= found
+
+        entities: dict[str, Entity] = {}
+        id_of_key: dict[str, str] = {}
+        label_of_key: dict[str, Label] = {}
+        for key in sorted(labels_of):
+            label = _pick_label(labels_of[key])
+            eid = entity_id(label, key)
+            name = _pick_name(names_of[key])
+            entities[eid] = Entity(
+                id=eid,
+                label=label,
+                name=name,
+                aliases=sorted(a for a in aliases[key] if a and a != name),
+                paper_count=len(papers[key]),
+            )
+            id_of_key[key] = eid
+            label_of_key[key] = label
+
+        for m, raw_key in self.keyed:
+            key = expand.get(raw_key, raw_key)
+            m.entity = id_of_key[key]
+            if m.type != label_of_key[key]:
+                m.type = label_of_key[key]
+                if m.role != Rel.PROPOSES:
+                    m.role = DEFAULT_ROLE[m.type]
+        return entities
+
+
 def resolve_entities(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, Entity]:
     """Give every mention an entity id (``mention.entity``) and its final type; return the
     entities by id. Mentions are updated in place; the result is independent of paper order."""
-    # 1. acronym key -> its most frequent long-form key, from the definitions seen anywhere in
-    #    the corpus.
-    long_forms: dict[str, Counter[str]] = defaultdict(Counter)
-    for mentions in mentions_by_paper.values():
-        for m in mentions:
-            if m.canonical and m.canonical != m.text and is_acronym(m.text):
-                long_forms[normalize_key(m.text)][normalize_key(m.canonical)] += 1
-    expand = {
-        acr: max(forms, key=lambda k, forms=forms: (forms[k], k))  # type: ignore[misc]
-        for acr, forms in long_forms.items()
-    }
-    # A conference repeats the same surface forms tens of thousands of times: key each once.
-    key_of_surface: dict[str, str] = {}
-
-    def key_of(surface: str) -> str:
-        key = key_of_surface.get(surface)
-        if key is None:
-            key = normalize_key(surface)
-            # an undefined acronym use ("MMEB" in a paper that never spells it out)
-            key = key_of_surface[surface] = expand.get(key, key)
-        return key
-
-    # 2. group mentions by key and vote on the type and the name (flat counters: one Counter
-    #    per key cost more than the voting itself).
-    label_votes: Counter[tuple[str, Label]] = Counter()
-    name_votes: Counter[tuple[str, str]] = Counter()
-    aliases: dict[str, set[str]] = defaultdict(set)
-    papers: dict[str, set[str]] = defaultdict(set)
-    keyed: list[tuple[Mention, str]] = []
+    resolver = Resolver()
     for pid in sorted(mentions_by_paper):
-        for m in mentions_by_paper[pid]:
-            surface = m.canonical or m.text
-            key = expand.get(m.key, m.key) if m.key else key_of(surface)
-            if not key:
-                continue
-            keyed.append((m, key))
-            label_votes[key, m.type] += 1
-            name = clean_surface(surface)
-            name_votes[key, name] += 1
-            aliases[key].update((clean_surface(m.text), name))
-            papers[key].add(pid)
-    labels_of: dict[str, Counter[Label]] = defaultdict(Counter)
-    for (key, label), n in label_votes.items():
-        labels_of[key][label] = n
-    names_of: dict[str, Counter[str]] = defaultdict(Counter)
-    for (key, name), n in name_votes.items():
-        names_of[key][name] = n
-
-    entities: dict[str, Entity] = {}
-    id_of_key: dict[str, str] = {}
-    label_of_key: dict[str, Label] = {}
-    for key in sorted(labels_of):
-        label = _pick_label(labels_of[key])
-        eid = entity_id(label, key)
-        name = _pick_name(names_of[key])
-        entities[eid] = Entity(
-            id=eid,
-            label=label,
-            name=name,
-            aliases=sorted(a for a in aliases[key] if a and a != name),
-            paper_count=len(papers[key]),
-        )
-        id_of_key[key] = eid
-        label_of_key[key] = label
-
-    # 3. write the resolution back onto the mentions.
-    for m, key in keyed:
-        m.entity = id_of_key[key]
-        if m.type != label_of_key[key]:
-            m.type = label_of_key[key]
-            if m.role != Rel.PROPOSES:
-                m.role = DEFAULT_ROLE[m.type]
-    return entities
+        resolver.add(pid, mentions_by_paper[pid])
+    return resolver.finish()

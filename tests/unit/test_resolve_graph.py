@@ -101,3 +101,20 @@ def test_graph_data_is_what_the_graph_file_holds(tmp_path: Path) -> None:
     direct = write_graph_data(data, tmp_path / "direct.json").read_bytes()
     assert direct == save_graph(G, tmp_path / "via_nx.json").read_bytes()
     assert [n["id"] for n in data["nodes"]] == sorted(n["id"] for n in data["nodes"])
+
+
+def test_resolver_fed_in_any_order_gives_the_same_entities() -> None:
+    from kg.extract.resolve import Resolver
+
+    papers, mentions = corpus()
+    expected = resolve_entities(mentions)
+    expected_links = {pid: [(m.entity, m.type) for m in ms] for pid, ms in mentions.items()}
+    # An incremental build adds the cached papers first and the new ones later: the undefined
+    # "MMEB" (p1) may arrive before the paper that defines it (p0).
+    _, fresh = corpus()
+    resolver = Resolver()
+    for pid in sorted(fresh, reverse=True):
+        resolver.add(pid, fresh[pid])
+    assert resolver.finish() == expected
+    assert {pid: [(m.entity, m.type) for m in ms] for pid, ms in fresh.items()} == expected_links
+    assert fresh["p1"][0].entity == "dataset:massive-multimodal-embedding-benchmark"
