@@ -262,18 +262,36 @@ def load_model(model: str | Path | None = None):  # noqa: ANN201
     return nlp
 
 
-def model_extractor(model: str | Path | None = None, batch_size: int = 64) -> Extractor:
-    """The raw trained recogniser alone (``--component model``): texts → SciERC spans.
+def model_extractor(
+    model: str | Path | None = None, retyper: str | Path | None = "default", batch_size: int = 64
+) -> Extractor:
+    """The trained recogniser alone (``--component model``): texts → SciERC spans.
 
-    Its labels already are SciERC's; ``Generic`` predictions are dropped by the scorer.
+    ``retyper``: the span re-typer applied to its spans (:mod:`kg.extract.retyper`); the
+    default is the shipped one for the shipped recogniser and none for another ``model`` (the
+    re-typer reads the recogniser's own vectors, so it only fits the model it was trained
+    with); ``None`` scores the recogniser's own types. Its labels already are SciERC's;
+    ``Generic`` predictions are dropped by the scorer.
     """
+    from kg.extract.retyper import SHIPPED_MODEL, Retyper, install_hook
+
     nlp = load_model(model)
+    if retyper == "default":
+        retyper = None if model else SHIPPED_MODEL
+    rt = None
+    if retyper is not None:
+        if not Path(retyper).is_file():
+            raise InputError(f"no re-typer model at {retyper}")
+        ner = nlp.get_pipe("scierc_ner")
+        install_hook(ner)
+        rt = Retyper.load(retyper, ner=ner)
 
     def extract(texts: list[str]) -> list[list[Span]]:
-        return [
-            [(e.start_char, e.end_char, e.label_) for e in doc.ents]
-            for doc in nlp.pipe(texts, batch_size=batch_size)
-        ]
+        out = []
+        for doc in nlp.pipe(texts, batch_size=batch_size):
+            ents = rt.retype(doc, list(doc.ents)) if rt is not None else doc.ents
+            out.append([(e.start_char, e.end_char, e.label_) for e in ents])
+        return out
 
     return extract
 
@@ -305,17 +323,20 @@ def run(
     data: str | Path = DEFAULT_DATA,
     component: str = "full",
     model: str | Path | None = None,
+    retyper: str | Path | None = "default",
 ) -> Scores:
     """Load a split, build the chosen extractor and score it.
 
-    ``component``: ``full`` (kg's extractor), ``model`` (the trained recogniser alone) or
-    ``rules`` (kg's extractor without the trained model, to see what each part adds).
+    ``component``: ``full`` (kg's extractor), ``model`` (the trained recogniser alone, re-typed
+    by ``retyper``, see :func:`model_extractor`) or ``rules`` (kg's extractor without the
+    trained model, to see what each part adds). The full extractor always uses the shipped
+    re-typer.
     """
     if split not in SPLITS:
         raise InputError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
     docs = load_split(data, split)
     if component == "model":
-        extract = model_extractor(model)
+        extract = model_extractor(model, retyper)
     elif component in ("full", "rules"):
         extract = full_extractor(use_trained=component == "full")
     else:

@@ -1,5 +1,6 @@
 """`kg eval scierc` on the real SciERC dev split: the shipped model and the full extractor stay
-above measured floors (a few points under the figures recorded in kg/evaluate/README.md)."""
+above measured floors (just under the measured figures, both with the span re-typer: model
+58.8, full 56.2; without it they were 53.6 and 51.5)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,8 @@ from kg.cli import main
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]
 
-#: micro F1 (exact) on dev, five scored types; measured values are in kg/evaluate/README.md
-FLOORS = {"model": 0.52, "full": 0.45}
+#: micro F1 (exact) on dev, five scored types (measured: model 0.588, full 0.562)
+FLOORS = {"model": 0.58, "full": 0.55}
 
 
 @pytest.mark.parametrize("component", ["model", "full"])
