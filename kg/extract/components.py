@@ -15,6 +15,7 @@ recogniser (the shipped SciERC model) adds its spans to the same group.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -55,7 +56,6 @@ if not Doc.has_extension("kg_acronyms"):
     Doc.set_extension("kg_acronyms", default=None)
 if not Doc.has_extension("kg_mentions"):
     Doc.set_extension("kg_mentions", default=None)
-
 
 
 def defined_acronym(text: str, acronyms: dict[str, str]) -> str | None:
@@ -134,6 +134,42 @@ def make_gazetteer(nlp: Language, name: str) -> Gazetteer:
     return Gazetteer(nlp, load_lexicon())
 
 
+def name_docs(nlp: Language, names: list[str]) -> list[Doc]:
+    """``names`` tokenised by ``nlp``'s tokenizer.
+
+    Tokenising the ~19k gazetteer names was most of the pipeline's start-up (about 1 s, which
+    an incremental build waits for), so the tokens are kept in the user cache folder, keyed by
+    the names and the tokenizer (model name and version, spaCy version). Rebuilding Docs from
+    cached tokens gives the same tokens, so the matches are the same.
+    """
+    import hashlib
+
+    import orjson
+    import spacy
+
+    from kg.cache import default_cache_dir
+
+    meta = nlp.meta
+    ident = f"{meta.get('name')}-{meta.get('version')}-{spacy.__version__}"
+    digest = hashlib.sha256("\n".join([ident, *names]).encode()).hexdigest()[:20]
+    path = default_cache_dir() / "tokens" / f"{digest}.json"
+    try:
+        tokens = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        tokenizer: Any = nlp.tokenizer
+        docs = list(tokenizer.pipe(names))
+        tokens = [[[t.text for t in d], [bool(t.whitespace_) for t in d]] for d in docs]
+        try:  # best effort: a read-only cache folder only costs the second of tokenising
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(orjson.dumps(tokens))
+            tmp.replace(path)
+        except OSError:
+            pass
+        return docs
+    return [Doc(nlp.vocab, words=words, spaces=spaces) for words, spaces in tokens]
+
+
 class Gazetteer:
     """Known names from the shipped lists: multi-word names case-insensitively, single words as
     written (so "ImageNet" matches but the common word "imagenet" in a URL does not matter)."""
@@ -143,21 +179,20 @@ class Gazetteer:
         self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
         # kg's own curated metric list outranks the (noisier) Papers with Code lists.
         self.curated = PhraseMatcher(nlp.vocab, attr="LOWER")
-        tokenizer: Any = nlp.tokenizer
         for label, rows in lexicon.gazetteers.items():
             single: list[Doc] = []
             multi: list[Doc] = []
             names = [n for name, aliases in rows for n in (name, *aliases)]
-            for doc in tokenizer.pipe(names):
+            for doc in name_docs(nlp, names):
                 (multi if len(doc) > 1 else single).append(doc)
             self.exact.add(str(label), single)
             self.lower.add(str(label), multi)
         # Acronym-like metric names ("mAP", "FID") only as written: "map" is a word.
         terms = lexicon.metric_terms
         self.exact.add(
-            str(Label.METRIC) + "!", list(tokenizer.pipe(t for t in terms if not t.islower()))
+            str(Label.METRIC) + "!", name_docs(nlp, [t for t in terms if not t.islower()])
         )
-        self.curated.add(str(Label.METRIC), list(tokenizer.pipe(t for t in terms if t.islower())))
+        self.curated.add(str(Label.METRIC), name_docs(nlp, [t for t in terms if t.islower()]))
 
     def __call__(self, doc: Doc) -> Doc:
         _ensure_group(doc)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from kg.extract.pipeline import Extractor, load_pipeline
@@ -93,3 +95,21 @@ def test_unused_warm_extractor_closes() -> None:
     warm = WarmExtractor()
     warm.close()
     assert not warm._proc.is_alive()
+
+
+def test_gazetteer_name_tokens_come_back_from_the_cache_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import spacy
+
+    from kg.extract.components import name_docs
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path))
+    nlp = spacy.blank("en")
+    names = ["ImageNet-1K", "GPT-4o mini", "don't", "U.S. census data", "Qwen3-8B-Base"]
+    want = [[(t.text, t.whitespace_) for t in nlp.make_doc(n)] for n in names]
+    first = name_docs(nlp, names)  # tokenised, then written to the cache
+    second = name_docs(nlp, names)  # rebuilt from the cache
+    assert [[(t.text, t.whitespace_) for t in d] for d in first] == want
+    assert [[(t.text, t.whitespace_) for t in d] for d in second] == want
+    assert len(list((tmp_path / "tokens").glob("*.json"))) == 1
