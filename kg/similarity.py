@@ -74,15 +74,21 @@ def tfidf_matrix(texts: list[str]) -> tuple[sp.csr_matrix, list[str]]:
     return X, vocab
 
 
-def _top_k(sims: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the ``k`` largest positive values, best first, ties by index."""
-    if k < len(sims):
-        kth = np.partition(sims, len(sims) - k)[len(sims) - k]
-        candidates = np.flatnonzero((sims >= kth) & (sims > 0))
+def _top_k(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """For each row of ``block``, the columns of its ``k`` largest positive values, best first,
+    ties by column: (row index, column) pairs in that order, for the whole block at once."""
+    n = block.shape[1]
+    if k < n:
+        kth = np.partition(block, n - k, axis=1)[:, n - k]
+        rows, cols = np.nonzero((block >= kth[:, None]) & (block > 0))
     else:
-        candidates = np.flatnonzero(sims > 0)
-    order = np.lexsort((candidates, -sims[candidates]))
-    return candidates[order][:k]
+        rows, cols = np.nonzero(block > 0)
+    order = np.lexsort((cols, -block[rows, cols], rows))
+    rows, cols = rows[order], cols[order]
+    # Ties at the k-th value can leave more than k candidates: keep the first k of each row.
+    starts = np.searchsorted(rows, rows, side="left")
+    keep = np.arange(len(rows)) - starts < k
+    return rows[keep], cols[keep]
 
 
 def _shared_terms(
@@ -93,8 +99,9 @@ def _shared_terms(
     P = X[rows].multiply(X[cols]).tocsr()
     P.sort_indices()
     pair = np.repeat(np.arange(P.shape[0]), np.diff(P.indptr))
-    # Rounded so that last-bit noise in the weights never decides an order; ties go by term.
-    order = np.lexsort((P.indices, -np.round(P.data, 9), pair))
+    # Rounded so that last-bit noise in the weights never decides an order; ties go by term
+    # (a stable sort keeps the sorted term order within a pair).
+    order = np.lexsort((-np.round(P.data, 9), pair))
     pair, terms = pair[order], P.indices[order]
     starts = P.indptr[:-1]
     rank = np.arange(len(pair)) - starts[pair]
@@ -118,13 +125,11 @@ def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[N
     scores: list[np.ndarray] = []
     for start in range(0, n, BLOCK):
         block = np.round((X[start : start + BLOCK] @ X.T).toarray(), 6)
-        for row, sims in enumerate(block):
-            i = start + row
-            sims[i] = -1.0  # never yourself
-            best = _top_k(sims, k)
-            rows.append(np.full(len(best), i))
-            cols.append(best)
-            scores.append(sims[best])
+        block[np.arange(len(block)), np.arange(start, start + len(block))] = -1.0  # not yourself
+        r, c = _top_k(block, k)
+        rows.append(r + start)
+        cols.append(c)
+        scores.append(block[r, c])
     all_rows, all_cols = np.concatenate(rows), np.concatenate(cols)
     terms = _shared_terms(X, all_rows, all_cols, vocab)
     out: dict[str, list[Neighbour]] = {i: [] for i in ids}
