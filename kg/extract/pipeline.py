@@ -2,7 +2,8 @@
 
 The base model (default ``en_core_web_sm``; ``--model`` or ``KG_SPACY_MODEL`` to change it) gives
 the tokenizer, tagger and sentence boundaries; its parser and generic NER are excluded because
-kg does not use them and they are most of the cost. kg's own registered components follow.
+kg does not use them and they are most of the cost, and for the default model kg's small tagger
+replaces its tok2vec and tagger (:func:`load_base`). kg's own registered components follow.
 """
 
 from __future__ import annotations
