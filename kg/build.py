@@ -56,7 +56,7 @@ class BuildResult:
             return write_graph_data(self.data, path)
 
 
-def extract_mentions(
+def extract_and_resolve(
     papers: list[Paper],
     model: str | None = None,
     cache_dir: str | Path | None = None,
@@ -188,7 +188,9 @@ def _read_and_extract(
         # where a fork costs more than it hides.
         similar = Background(text_neighbours, papers, inline=True if len(papers) < 400 else None)
     tick = progress(len(papers)) if progress else None
-    mentions, entities, cached = extract_mentions(papers, model, cache_dir, tick, n_process, warm)
+    mentions, entities, cached = extract_and_resolve(
+        papers, model, cache_dir, tick, n_process, warm
+    )
     with paused_gc():
         for p in papers:
             p.display_name = display_name(p, mentions[p.id])

@@ -12,10 +12,13 @@ import hashlib
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
 import platformdirs
+
+FILE_NAME = "extractions.sqlite"
+Key = TypeVar("Key", str, bytes)
 
 
 def default_cache_dir() -> Path:
@@ -23,20 +26,47 @@ def default_cache_dir() -> Path:
     return Path(env) if env else Path(platformdirs.user_cache_dir("kg"))
 
 
+class BlobTable:
+    """One SQLite table of key → bytes: the store behind kg's caches (the extraction cache,
+    :class:`kg.ingest.memo.RecordMemo`). Reads and writes go in batches."""
+
+    def __init__(self, path: Path, table: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.table = table  # a constant of the caller's, never user input
+        self.db = sqlite3.connect(path)
+        self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key PRIMARY KEY, value BLOB)")
+
+    def get_many(self, keys: list[Key]) -> dict[Key, bytes]:
+        found: dict[Key, bytes] = {}
+        for i in range(0, len(keys), 500):
+            chunk = keys[i : i + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                self.db.execute(
+                    f"SELECT key, value FROM {self.table} WHERE key IN ({marks})", chunk
+                )
+            )
+        return found
+
+    def put_many(self, items: list[tuple[Key, bytes]]) -> None:
+        with self.db:
+            self.db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", items)
+
+    def close(self) -> None:
+        self.db.close()
+
+
 class ExtractionCache:
     """``get``/``put`` raw mention lists by (text, model, pipeline version) in one SQLite file."""
 
     def __init__(self, directory: str | Path, namespace: str) -> None:
-        self.path = Path(directory) / "extractions.sqlite"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self.namespace = namespace
-        self.db = sqlite3.connect(self.path)
-        self.db.execute("CREATE TABLE IF NOT EXISTS mentions (key TEXT PRIMARY KEY, value BLOB)")
+        self.table = BlobTable(Path(directory) / FILE_NAME, "mentions")
 
     @staticmethod
     def exists(directory: str | Path) -> bool:
         """Whether a cache was written in ``directory`` (by an earlier build)."""
-        return (Path(directory) / "extractions.sqlite").exists()
+        return (Path(directory) / FILE_NAME).exists()
 
     def key(self, text: str) -> str:
         return hashlib.sha256(f"{self.namespace}\0{text}".encode()).hexdigest()
@@ -44,23 +74,12 @@ class ExtractionCache:
     def get_many(self, texts: list[str]) -> dict[str, list[dict[str, Any]]]:
         """Cached results for the texts that have one, by text."""
         by_key = {self.key(t): t for t in texts}
-        found: dict[str, list[dict[str, Any]]] = {}
-        keys = list(by_key)
-        for i in range(0, len(keys), 500):
-            chunk = keys[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            for k, v in self.db.execute(
-                f"SELECT key, value FROM mentions WHERE key IN ({marks})", chunk
-            ):
-                found[by_key[k]] = orjson.loads(v)
-        return found
+        return {by_key[k]: orjson.loads(v) for k, v in self.table.get_many(list(by_key)).items()}
 
     def put_many(self, items: list[tuple[str, list[dict[str, Any]]]]) -> None:
-        with self.db:
-            self.db.executemany(
-                "INSERT OR REPLACE INTO mentions VALUES (?, ?)",
-                [(self.key(t), orjson.dumps(v, option=orjson.OPT_SORT_KEYS)) for t, v in items],
-            )
+        self.table.put_many(
+            [(self.key(t), orjson.dumps(v, option=orjson.OPT_SORT_KEYS)) for t, v in items]
+        )
 
     def close(self) -> None:
-        self.db.close()
+        self.table.close()

@@ -22,6 +22,20 @@ graph_option = click.option(
     show_default=True,
     help="The graph file written by `kg build`.",
 )
+
+
+def output_option(default: Path, help: str | None = None) -> Any:
+    """``-o/--output FILE`` with a default, for the commands that write a file."""
+    return click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=default,
+        show_default=True,
+        help=help,
+    )
+
+
 #: An optional GRAPH argument (the file `kg build` wrote) for commands that export or load it.
 graph_argument = click.argument(
     "graph_path",
@@ -81,14 +95,7 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_GRAPH_PATH,
-    show_default=True,
-    help="Where to write the graph.",
-)
+@output_option(DEFAULT_GRAPH_PATH, "Where to write the graph.")
 @click.option("--strict", is_flag=True, help="Fail on the first bad record instead of skipping it.")
 @click.option(
     "--cache-dir",
@@ -350,13 +357,7 @@ def _export_command(fmt: str) -> None:
         f"\b\nExample:\n  kg export {fmt} -o exports/graph.{fmt}",
     )
     @graph_argument
-    @click.option(
-        "-o",
-        "--output",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=DEFAULT_GRAPH_PATH.with_suffix(f".{fmt}"),
-        show_default=True,
-    )
+    @output_option(DEFAULT_GRAPH_PATH.with_suffix(f".{fmt}"))
     def command(graph_path: Path, output: Path) -> None:
         from kg.store.file import export_graph
 

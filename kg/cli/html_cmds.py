@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from kg.cli.core import export, graph_argument
+from kg.cli.core import export, graph_argument, output_option
 from kg.html import DEFAULT_HTML_PATH, DEFAULT_MAX_NODES, export_html, left_out_note
 from kg.store.file import load_graph
 
@@ -16,14 +16,7 @@ LARGE_FOCUS = 1500  # a focus export above this many nodes gets a hint about --d
 
 @export.command(name="html")
 @graph_argument
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=DEFAULT_HTML_PATH,
-    show_default=True,
-    help="The HTML file to write.",
-)
+@output_option(DEFAULT_HTML_PATH, "The HTML file to write.")
 @click.option(
     "--focus",
     metavar="TITLE",

@@ -274,7 +274,7 @@ def model_extractor(
     with); ``None`` scores the recogniser's own types. Its labels already are SciERC's;
     ``Generic`` predictions are dropped by the scorer.
     """
-    from kg.extract.retyper import SHIPPED_MODEL, Retyper, install_hook
+    from kg.extract.retyper import SHIPPED_MODEL, Retyper
 
     nlp = load_model(model)
     if retyper == "default":
@@ -283,9 +283,7 @@ def model_extractor(
     if retyper is not None:
         if not Path(retyper).is_file():
             raise InputError(f"no re-typer model at {retyper}")
-        ner = nlp.get_pipe("scierc_ner")
-        install_hook(ner)
-        rt = Retyper.load(retyper, ner=ner)
+        rt = Retyper.attach(nlp.get_pipe("scierc_ner"), retyper)
 
     def extract(texts: list[str]) -> list[list[Span]]:
         out = []

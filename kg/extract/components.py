@@ -29,7 +29,7 @@ from kg.extract.lexicon import Lexicon, load_lexicon
 from kg.extract.names import COINED, DATASET_SUFFIX, PROPN_LIKE, is_name_like
 from kg.extract.normalize import singularize
 from kg.extract.retyper import SHIPPED_MODEL as RETYPER_MODEL
-from kg.extract.retyper import Retyper, install_hook
+from kg.extract.retyper import Retyper
 from kg.schema import DEFAULT_ROLE, Label, Rel
 
 CANDIDATES = "kg_candidates"
@@ -721,11 +721,9 @@ class TrainedRecognizer:
         self.model = spacy.load(path, vocab=nlp.vocab)
         self.retyper: Retyper | None = None
         if retyper and Path(retyper).is_file():
-            ner = self.model.get_pipe("ner")
             # The recogniser leaves its token vectors on each doc for the re-typer, which
             # pops them (a doc must not carry them into kg_mentions or another process).
-            install_hook(ner)
-            self.retyper = Retyper.load(retyper, ner=ner)
+            self.retyper = Retyper.attach(self.model.get_pipe("ner"), retyper)
 
     def _collect(self, doc: Doc) -> Doc:
         _ensure_group(doc)

@@ -412,6 +412,13 @@ class Retyper:
                 scorer=NerScorer.from_ner(ner) if ner is not None else None,
             )
 
+    @classmethod
+    def attach(cls, ner: Any, path: str | Path = SHIPPED_MODEL) -> Retyper:
+        """Load the model at ``path`` for the recogniser ``ner`` and make ``ner`` leave its token
+        vectors on each doc for it (:func:`install_hook`): what a pipeline running both needs."""
+        install_hook(ner)
+        return cls.load(path, ner=ner)
+
     def proba(
         self,
         words: Sequence[str],

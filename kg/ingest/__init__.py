@@ -68,15 +68,21 @@ def read_papers(
         result.problems.append(p)
 
     memo = RecordMemo(Path(memo_dir)) if memo_dir is not None else None
-    convert = memo.to_paper if memo is not None else to_paper
     try:
         for item in _files(inputs):
             if isinstance(item, Problem):
                 problem(item)
                 continue
             result.files += 1
-            for record in _read_file(item):
-                paper = record if isinstance(record, Problem) else convert(record, item.stem)
+            items = list(_read_file(item))
+            raws = [r for r in items if isinstance(r, Raw)]
+            converted = iter(
+                memo.to_papers(raws, item.stem)
+                if memo is not None
+                else [to_paper(r, item.stem) for r in raws]
+            )
+            for record in items:
+                paper = record if isinstance(record, Problem) else next(converted)
                 if isinstance(paper, Problem):
                     problem(paper)
                 else:

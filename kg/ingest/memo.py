@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import sqlite3
 from functools import lru_cache
 from pathlib import Path
 
 import orjson
 
+from kg.cache import BlobTable
 from kg.ingest.readers import Raw
 from kg.ingest.records import to_paper
 from kg.models import Paper, Problem
@@ -35,16 +35,12 @@ def ingest_version() -> str:
 
 
 class RecordMemo:
-    """``to_paper`` with a memory: ``memo.to_paper(raw, origin)`` then ``memo.close()``."""
+    """``to_paper`` with a memory: ``memo.to_papers(raws, origin)`` then ``memo.close()``."""
 
     def __init__(self, directory: str | Path) -> None:
-        path = Path(directory) / FILE_NAME
-        path.parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(path)
-        self.db.execute("CREATE TABLE IF NOT EXISTS papers (key BLOB PRIMARY KEY, value BLOB)")
+        self.table = BlobTable(Path(directory) / FILE_NAME, "papers")
         self.prefix = ingest_version().encode()
         self.fresh: list[tuple[bytes, bytes]] = []
-        self.hits = 0
 
     def key(self, raw: Raw, origin: str) -> bytes:
         data = orjson.dumps(
@@ -52,21 +48,24 @@ class RecordMemo:
         )
         return hashlib.sha256(self.prefix + b"\0" + data).digest()
 
-    def to_paper(self, raw: Raw, origin: str) -> Paper | Problem:
-        key = self.key(raw, origin)
-        row = self.db.execute("SELECT value FROM papers WHERE key = ?", (key,)).fetchone()
-        if row is not None:
-            self.hits += 1
-            return Paper(**orjson.loads(row[0]), source=raw.source)
-        paper = to_paper(raw, origin)
-        if isinstance(paper, Paper):
-            fields = dataclasses.asdict(paper)
-            del fields["source"]  # where the record is, not what it says
-            self.fresh.append((key, orjson.dumps(fields)))
-        return paper
+    def to_papers(self, raws: list[Raw], origin: str) -> list[Paper | Problem]:
+        """``to_paper`` of each record, in order; one look-up for the whole batch."""
+        keys = [self.key(raw, origin) for raw in raws]
+        known = self.table.get_many(keys)
+        out: list[Paper | Problem] = []
+        for raw, key in zip(raws, keys, strict=True):
+            if key in known:
+                out.append(Paper(**orjson.loads(known[key]), source=raw.source))
+                continue
+            paper = to_paper(raw, origin)
+            if isinstance(paper, Paper):
+                fields = dataclasses.asdict(paper)
+                del fields["source"]  # where the record is, not what it says
+                self.fresh.append((key, orjson.dumps(fields)))
+            out.append(paper)
+        return out
 
     def close(self) -> None:
-        with self.db:
-            self.db.executemany("INSERT OR REPLACE INTO papers VALUES (?, ?)", self.fresh)
-        self.db.close()
+        self.table.put_many(self.fresh)
+        self.table.close()
         self.fresh = []
