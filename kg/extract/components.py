@@ -36,11 +36,13 @@ CANDIDATES = "kg_candidates"
 
 #: Source priority when candidates overlap (higher wins, then the longer span). The trained
 #: recogniser decides span boundaries where it fires (measured on SciERC dev: rules on top of it
-#: lost 5 points of F1); rules fill in what it misses.
+#: lost 5 points of F1; the curated metric list on top of it lost 0.5, as "average precision"
+#: became "precision"); rules fill in what it misses. Only a named dataset outranks it: it
+#: often calls "XBench" or "the MMEB benchmark" a method.
 PRIORITY = {
+    "named_dataset": 10,
+    "model": 9,
     "lexicon": 8,  # kg's curated metric names
-    "named_dataset": 8,  # "<Name> benchmark", "...Bench": the model often calls these methods
-    "model": 7,
     "acronym": 6,
     "gazetteer": 4,
     "coined": 3,
@@ -49,6 +51,8 @@ PRIORITY = {
     "word": -1,
 }
 UNKNOWN = "Unknown"
+#: Tokens that start a quantity ("+0.46 dB"), never an entity.
+SIGNS = frozenset({"+", "-", "±", "~", "≈", "<", ">", "≤", "≥", "×"})
 #: Sources whose candidates are names (a name inside a longer chosen phrase is kept, nested).
 NAME_SOURCES = {"gazetteer", "coined", "named_dataset", "lexicon"}
 
@@ -69,6 +73,24 @@ def defined_acronym(text: str, acronyms: dict[str, str]) -> str | None:
     if text.endswith("s") and text[:-1] in acronyms:
         return text[:-1]
     return None
+
+
+def definition_parts(span: Span) -> tuple[Span, Span] | None:
+    """``(long form, acronym)`` of a span shaped "long form ( ACR )", else None.
+
+    Such a span is one mention (the recogniser and SciERC's annotators take the whole
+    definition) whose entity is named by its long form.
+    """
+    n = len(span)
+    if n >= 4 and span[-1].text == ")" and span[-3].text == "(" and is_acronym(span[-2].text):
+        return span[: n - 3], span[n - 2 : n - 1]
+    return None
+
+
+def _core(span: Span) -> Span:
+    """The part of a span that names its entity: the long form of a definition."""
+    parts = definition_parts(span)
+    return parts[0] if parts else span
 
 
 def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> None:
@@ -121,7 +143,10 @@ class AcronymFinder:
             if span is None or len(span) == 0:
                 continue
             found.setdefault(tok.text, span.text)
-            _add_candidate(doc, span.start, span.end, UNKNOWN, "acronym")
+            # The candidate is the whole definition, "long form ( ACR )": it is one mention of
+            # the entity (SciERC annotates it so too), and kg_mentions adds the acronym inside
+            # it as a mention of its own so that other uses link to the long form.
+            _add_candidate(doc, span.start, tok.i + 2, UNKNOWN, "acronym")
         doc._.kg_acronyms = found
         return doc
 
@@ -184,7 +209,10 @@ class Gazetteer:
             multi: list[Doc] = []
             names = [n for name, aliases in rows for n in (name, *aliases)]
             for doc in name_docs(nlp, names):
-                (multi if len(doc) > 1 else single).append(doc)
+                # A name of stop words only ("Among Them") matches only as written: lower-cased
+                # it is ordinary English.
+                caseless = len(doc) > 1 and not all(t.is_stop for t in doc)
+                (multi if caseless else single).append(doc)
             self.exact.add(str(label), single)
             self.lower.add(str(label), multi)
         # Acronym-like metric names ("mAP", "FID") only as written: "map" is a word.
@@ -485,7 +513,7 @@ class MentionSelector:
                 continue
             label = s.label_
             if label == UNKNOWN:
-                label = self._vote(s, cands) or str(self.classify(s.text))
+                label = self._vote(_core(s), cands) or str(self.classify(_core(s).text))
             label = self.retype(s, label)
             for i in range(s.start, s.end):
                 taken[i] = True
@@ -507,6 +535,7 @@ class MentionSelector:
     def retype(self, span: Span, label: str) -> str:
         """Corrects a type from the phrase itself: the head noun decides ("micro-expression
         recognition" is a task, "X benchmark" a dataset) and a coined name is not a concept."""
+        span = _core(span)
         head = span[-1].lower_
         singular = singularize(head)
         if singular in self.lexicon.dataset_heads and len(span) > 1:
@@ -562,17 +591,31 @@ class MentionSelector:
         acronyms: dict[str, str] = doc._.kg_acronyms or {}
         chosen = self._select(doc)
         long_label: dict[str, str] = {}
+        # A definition "long form ( ACR )" is one mention named by its long form; the acronym
+        # inside it is a mention of its own (source "defined", derived like "nested"), which
+        # tells entity resolution that ACR names the long form's entity in every paper.
+        named: dict[tuple[int, int], str] = {}  # a definition span's tokens -> its entity's name
+        extra = []
         for span in chosen:
-            for short, long_form in acronyms.items():
-                if span.text == long_form:
-                    long_label[short] = span.label_
+            parts = definition_parts(span)
+            if parts is None:
+                for short, long_form in acronyms.items():
+                    if span.text == long_form:
+                        long_label[short] = span.label_
+                continue
+            long_span, acr = parts
+            if acr.text in acronyms and long_span.text.endswith(acronyms[acr.text]):
+                long_label[acr.text] = span.label_
+                named[span.start, span.end] = acronyms[acr.text]
+            else:  # "X ( Y )" that is no definition of Y: two names
+                named[span.start, span.end] = long_span.text
+            extra.append(Span(doc, acr.start, acr.end, label=span.label_, kb_id="defined"))
         mentions: list[dict[str, Any]] = []
         covered = [False] * len(doc)
         for span in chosen:
             for i in range(span.start, span.end):
                 covered[i] = True
         # Every use of a defined acronym is a mention of its long form's entity.
-        extra = []
         for tok in doc:
             acr = defined_acronym(tok.text, acronyms)
             if acr and not covered[tok.i] and acr in long_label:
@@ -590,15 +633,20 @@ class MentionSelector:
                 continue  # a name is not split into smaller names
             for c in names:
                 inside = span.start <= c.start and c.end <= span.end and c.end - c.start < len(span)
+                # A lower-case word of the phrase's own type is part of it, not a name in it
+                # ("accuracy" in "top-1 accuracy"; "community detection" stays nested).
+                if c.label_ == span.label_ and len(c) == 1 and c.text.islower():
+                    continue
                 if inside and not any(e.start == c.start and e.end == c.end for e in extra):
                     extra.append(Span(doc, c.start, c.end, label=c.label_, kb_id="nested"))
         # The head noun of a multi-word task or concept is a broader concept the paper also
         # talks about ("multimodal retrieval" -> "retrieval"); it links papers that phrase the
         # same thing differently. Marked source="head" so evaluation can leave it out.
         for span in chosen if self.heads else []:
-            head = span[-1]
+            core = _core(span)
+            head = core[-1]
             if (
-                len(span) > 1
+                len(core) > 1
                 and span.label_ in (str(Label.TASK), str(Label.CONCEPT))
                 and head.is_lower
                 and head.is_alpha
@@ -613,8 +661,11 @@ class MentionSelector:
         for span in spans:
             text = span.text
             acr = defined_acronym(text, acronyms)
-            canonical = acronyms[acr] if acr and acr in long_label else text
-            label = long_label[acr] if acr and acr in long_label else span.label_
+            if acr and acr in long_label:
+                canonical, label = acronyms[acr], long_label[acr]
+            else:
+                canonical = named.get((span.start, span.end), text)
+                label = span.label_
             sent = span.sent if doc.has_annotation("SENT_START") else doc[:]
             mentions.append(
                 {
@@ -652,7 +703,7 @@ class MentionSelector:
                     # Only a name is a contribution: "we propose a new training paradigm" names
                     # nothing, "we propose GRPO" or "Group Relative Policy Optimization" does.
                     if (
-                        m["source"] == "acronym"
+                        m["source"] in ("acronym", "defined")
                         or is_name_like(m["text"])
                         or is_name_like(m["canonical"])
                     ):
@@ -734,10 +785,20 @@ class TrainedRecognizer:
             if label is None:
                 continue
             start, end = ent.start, ent.end
-            # "scene text recognition ( STR )": the long form and its acronym are two mentions,
-            # so the acronym can be linked to the long form everywhere else in the abstract.
-            if end - start >= 4 and doc[end - 1].text == ")" and doc[end - 3].text == "(":
-                _add_candidate(doc, end - 2, end - 1, str(label), "model")
+            first = doc[start]
+            if (first.like_num and not first.is_alpha) or first.text in SIGNS:
+                continue  # "+0.46 dB increase in PSNR" is a result, not an entity
+            # "long form ( ACR )" stays whole (kg_mentions makes ACR a mention of its own), but
+            # "set-coverage metric ( OVERTONSCORE )" or "average ( 1 )" is a phrase and a
+            # bracketed aside: the aside is a name of its own, or nothing (a number).
+            if (
+                end - start >= 4
+                and doc[end - 1].text == ")"
+                and doc[end - 3].text == "("
+                and not is_acronym(doc[end - 2].text)
+            ):
+                if not doc[end - 2].like_num and doc[end - 2].is_alpha:
+                    _add_candidate(doc, end - 2, end - 1, str(label), "model")
                 end -= 3
             # An unbalanced bracket means the span ran into (or out of) a parenthesis: keep the
             # part before it ("GHOST (Generating Hallucinations" -> "GHOST").

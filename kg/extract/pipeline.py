@@ -35,7 +35,7 @@ SMALL_TAGGER_DIR = Path(__file__).parent / "models" / "small_tagger"
 #: Mention sources derived from another mention (a phrase's head noun, a name nested inside a
 #: phrase). They overlap the mention they come from, so a flat gold standard (SciERC) cannot
 #: score them: evaluation leaves them out.
-DERIVED_SOURCES = frozenset({"head", "nested"})
+DERIVED_SOURCES = frozenset({"head", "nested", "defined"})
 
 
 def model_name(model: str | None = None) -> str:

@@ -59,7 +59,9 @@ class Resolver:
             self.label_votes[key, m.type] += 1
             name = clean_surface(surface)
             self.name_votes[key, name] += 1
-            self.aliases[key].update((clean_surface(m.text), name))
+            # A definition's text ("long form (ACR)") is no alias: its two names are.
+            alias = name if "(" in m.text else clean_surface(m.text)
+            self.aliases[key].update((alias, name))
             self.papers[key].add(paper_id)
 
     def finish(self) -> dict[str, Entity]:

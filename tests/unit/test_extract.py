@@ -48,6 +48,66 @@ def test_acronym_resolves_to_long_form(extractor: Extractor) -> None:
     assert all(m.type == Label.TASK for m in str_mentions)
 
 
+def test_a_definition_is_one_mention_and_its_acronym_another(extractor: Extractor) -> None:
+    # SciERC annotates "long form ( ACR )" as one span; kg keeps that span, names its entity by
+    # the long form, and adds the acronym inside it as a derived mention ("defined").
+    text = "We use statistical machine translation (SMT) for Basque. SMT systems need corpora."
+    mentions = extractor.extract_texts([text])[0]
+    whole = [m for m in mentions if m.text == "statistical machine translation (SMT)"]
+    assert len(whole) == 1, [(m.text, m.source) for m in mentions]
+    assert whole[0].canonical == "statistical machine translation"
+    inner = [m for m in mentions if m.text == "SMT" and m.start == text.index("SMT")]
+    assert [m.source for m in inner] == ["defined"]
+    assert all(m.canonical == "statistical machine translation" for m in inner)
+    later = [m for m in mentions if m.text == "SMT" and m.start == text.rindex("SMT")]
+    assert later and later[0].canonical == "statistical machine translation"
+
+
+def _collected(text: str, ents: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The candidates the trained-recogniser stage adds for the given (phrase, label) ents."""
+
+    from kg.extract.components import CANDIDATES
+
+    nlp = load_pipeline()
+    recogniser = nlp.get_pipe("kg_trained_ner")
+    doc = nlp.make_doc(text)
+    spans = []
+    for phrase, label in ents:
+        char = text.index(phrase)
+        span = doc.char_span(char, char + len(phrase), label=label)
+        assert span is not None
+        spans.append(span)
+    doc.ents = spans
+    retyper, recogniser.retyper = recogniser.retyper, None  # keep the labels given
+    try:
+        recogniser._collect(doc)
+    finally:
+        recogniser.retyper = retyper
+    return [(s.text, s.label_) for s in doc.spans[CANDIDATES]]
+
+
+def test_recognised_asides_and_quantities() -> None:
+    text = (
+        "We define a set-coverage metric (OVERTONSCORE) and report an average (1) gain, "
+        "a +0.46 dB increase in PSNR, and graph neural networks (GNNs) results."
+    )
+    got = _collected(
+        text,
+        [
+            ("set-coverage metric (OVERTONSCORE)", "Metric"),
+            ("average (1)", "Metric"),
+            ("+0.46 dB increase in PSNR", "Method"),
+            ("graph neural networks (GNNs)", "Method"),
+        ],
+    )
+    assert got == [
+        ("OVERTONSCORE", "Metric"),  # an aside that is a name of its own
+        ("set-coverage metric", "Metric"),
+        ("average", "Metric"),  # a numbered aside is nothing
+        ("graph neural networks (GNNs)", "Method"),  # a definition stays whole
+    ]
+
+
 def test_offsets_and_evidence_point_into_the_text(extractor: Extractor) -> None:
     text = "Retrieval is old. We evaluate on ImageNet and report top-1 accuracy."
     for m in extractor.extract_texts([text])[0]:

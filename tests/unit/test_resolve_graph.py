@@ -62,6 +62,22 @@ def test_acronyms_and_variants_merge_across_papers() -> None:
     assert entities["method:foonet"].name == "FooNet" or entities["method:foonet"].name == "foonet"
 
 
+def test_a_definition_text_is_no_alias() -> None:
+    long_form = "graph neural network"
+    entities = resolve_entities(
+        {
+            "p0": [
+                mention("graph neural network (GNN)", Label.METHOD, canonical=long_form),
+                mention("GNN", Label.METHOD, canonical=long_form, start=22),
+            ],
+            "p1": [mention("GNNs", Label.METHOD)],
+        }
+    )
+    (gnn,) = entities.values()
+    assert gnn.name == long_form and gnn.paper_count == 2
+    assert gnn.aliases == ["GNN", "GNNs"]
+
+
 def test_graph_follows_schema() -> None:
     papers, mentions = corpus()
     entities = resolve_entities(mentions)
