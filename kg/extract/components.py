@@ -603,13 +603,13 @@ class MentionSelector:
                     if span.text == long_form:
                         long_label[short] = span.label_
                 continue
-            long_span, acr = parts
-            if acr.text in acronyms and long_span.text.endswith(acronyms[acr.text]):
-                long_label[acr.text] = span.label_
-                named[span.start, span.end] = acronyms[acr.text]
+            long_span, inner = parts
+            if inner.text in acronyms and long_span.text.endswith(acronyms[inner.text]):
+                long_label[inner.text] = span.label_
+                named[span.start, span.end] = acronyms[inner.text]
             else:  # "X ( Y )" that is no definition of Y: two names
                 named[span.start, span.end] = long_span.text
-            extra.append(Span(doc, acr.start, acr.end, label=span.label_, kb_id="defined"))
+            extra.append(Span(doc, inner.start, inner.end, label=span.label_, kb_id="defined"))
         mentions: list[dict[str, Any]] = []
         covered = [False] * len(doc)
         for span in chosen:
