@@ -78,6 +78,36 @@ def test_a_definition_text_is_no_alias() -> None:
     assert gnn.aliases == ["GNN", "GNNs"]
 
 
+def test_only_names_and_known_terms_keep_a_named_type() -> None:
+    def m(text: str, label: Label, source: str = "model", sentence: str = "") -> Mention:
+        out = mention(text, label)
+        out.source, out.sentence = source, sentence or f"We use {text} here."
+        return out
+
+    entities = resolve_entities(
+        {
+            "p0": [
+                m("regularization method", Label.METHOD),  # a description: a concept
+                m("Mesa layer", Label.METHOD),  # capital mid-sentence: a name
+                m("Object referring", Label.TASK, sentence="Object referring is hard."),
+                m("accuracy", Label.METRIC),  # a known term of the shipped lists
+                m("structured planning", Label.TASK),  # one paper's task phrase
+                m("sparse probing", Label.METHOD, source="coined"),  # a name rule found it
+            ],
+            "p1": [m("object referring", Label.TASK)],  # two papers address it: a task
+        }
+    )
+    labels = {e.name: e.label for e in entities.values()}
+    assert labels == {
+        "regularization method": Label.CONCEPT,
+        "Mesa layer": Label.METHOD,
+        "Object referring": Label.TASK,
+        "accuracy": Label.METRIC,
+        "structured planning": Label.CONCEPT,
+        "sparse probing": Label.METHOD,
+    }
+
+
 def test_graph_follows_schema() -> None:
     papers, mentions = corpus()
     entities = resolve_entities(mentions)

@@ -1,0 +1,62 @@
+"""The scoring of benchmarks/iclr_gold.py (hand-made items) and the shipped gold sample's shape."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture(scope="module")
+def ig():  # noqa: ANN201
+    sys.path.insert(0, str(BENCH))
+    spec = importlib.util.spec_from_file_location("iclr_gold", BENCH / "iclr_gold.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["iclr_gold"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def item(ig, names: list[str], type_: str, proposes: bool = False, uncertain: bool = False):  # noqa: ANN001, ANN201
+    return ig.Item(names[0], type_, proposes, ig.keys_of(names), uncertain)
+
+
+def test_scores_count_hits_misses_and_dont_cares(ig) -> None:  # noqa: ANN001
+    gold = {
+        "p": [
+            item(ig, ["Group Relative Policy Optimization", "GRPO"], "Method", proposes=True),
+            item(ig, ["ImageNet"], "Dataset"),
+            item(ig, ["RL"], "Method", uncertain=True),
+        ]
+    }
+    pred = {
+        "p": [
+            item(ig, ["GRPO"], "Method", proposes=True),  # hit via the alias, role right
+            item(ig, ["ImageNet benchmark"], "Dataset"),  # lenient hit only
+            item(ig, ["RL"], "Task"),  # matches a don't-care: not judged
+            item(ig, ["regularization method"], "Method"),  # false positive
+        ]
+    }
+    strict = ig.score(gold, pred, lenient=False, typed=False)
+    assert (strict["recall_micro"], strict["precision_micro"]) == (0.5, 1 / 3)
+    assert strict["proposes_accuracy"] == 1.0
+    lenient = ig.score(gold, pred, lenient=True, typed=False)
+    assert (lenient["recall_micro"], lenient["precision_micro"]) == (1.0, 2 / 3)
+    # typed: "RL" as a Task no longer matches the don't-care Method, so it is judged (wrong)
+    typed = ig.score(gold, pred, lenient=True, typed=True)
+    assert (typed["recall_micro"], typed["precision_micro"]) == (1.0, 2 / 4)
+
+
+def test_gold_sample_is_well_formed(ig) -> None:  # noqa: ANN001
+    lines = (BENCH / "data" / "iclr2026_gold_sample.jsonl").read_text(encoding="utf-8")
+    records = [json.loads(line) for line in lines.splitlines()]
+    assert len(records) == 40 and len({r["id"] for r in records}) == 40
+    for r in records:
+        for e in r["entities"]:
+            assert e["type"] in ig.TYPES and e["role"] in ("proposes", "uses"), e
