@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from spacy.language import Language
-from spacy.matcher import Matcher, PhraseMatcher
+from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span
 
 from kg.extract.acronyms import find_long_form, is_acronym
@@ -159,13 +159,12 @@ def make_gazetteer(nlp: Language, name: str) -> Gazetteer:
     return Gazetteer(nlp, load_lexicon())
 
 
-def name_docs(nlp: Language, names: list[str]) -> list[Doc]:
-    """``names`` tokenised by ``nlp``'s tokenizer.
+def name_tokens(nlp: Language, names: list[str]) -> list[list[str]]:
+    """``names`` tokenised by ``nlp``'s tokenizer, as lists of token texts.
 
     Tokenising the ~19k gazetteer names was most of the pipeline's start-up (about 1 s, which
     an incremental build waits for), so the tokens are kept in the user cache folder, keyed by
-    the names and the tokenizer (model name and version, spaCy version). Rebuilding Docs from
-    cached tokens gives the same tokens, so the matches are the same.
+    the names and the tokenizer (model name and version, spaCy version).
     """
     import hashlib
 
@@ -182,8 +181,10 @@ def name_docs(nlp: Language, names: list[str]) -> list[Doc]:
         tokens = orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError):
         tokenizer: Any = nlp.tokenizer
-        docs = list(tokenizer.pipe(names))
-        tokens = [[[t.text for t in d], [bool(t.whitespace_) for t in d]] for d in docs]
+        # (words, spaces) per name: the format of earlier kg versions, whose files stay valid
+        tokens = [
+            [[t.text for t in d], [bool(t.whitespace_) for t in d]] for d in tokenizer.pipe(names)
+        ]
         try:  # best effort: a read-only cache folder only costs the second of tokenising
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
@@ -191,8 +192,46 @@ def name_docs(nlp: Language, names: list[str]) -> list[Doc]:
             tmp.replace(path)
         except OSError:
             pass
-        return docs
-    return [Doc(nlp.vocab, words=words, spaces=spaces) for words, spaces in tokens]
+    return [words for words, _spaces in tokens]
+
+
+class PhraseTable:
+    """Finds token sequences in a doc: what spaCy's ``PhraseMatcher`` does for ``ORTH`` (or,
+    with ``lower=True``, ``LOWER``) patterns, over plain strings.
+
+    A ``PhraseMatcher`` wants every pattern as a ``Doc``, and making the gazetteer's 19k Docs
+    created a lexeme for each new word: 1.3 s of the pipeline's 2.2 s start-up, which an
+    incremental build waits for. Matches come sorted by start, then end, then the order labels
+    were added (a unit test checks them against ``PhraseMatcher``).
+    """
+
+    def __init__(self, lower: bool = False) -> None:
+        self.lower = lower
+        self.labels: list[str] = []
+        self.by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
+        self._seen: set[tuple[tuple[str, ...], int]] = set()
+
+    def add(self, label: str, patterns: list[list[str]]) -> None:
+        if label not in self.labels:
+            self.labels.append(label)
+        rank = self.labels.index(label)
+        for words in patterns:
+            key = tuple(w.lower() for w in words) if self.lower else tuple(words)
+            if key and (key, rank) not in self._seen:
+                self._seen.add((key, rank))
+                self.by_first.setdefault(key[0], []).append((key, rank))
+
+    def __call__(self, doc: Doc) -> list[tuple[str, int, int]]:
+        words = [t.lower_ for t in doc] if self.lower else [t.text for t in doc]
+        found = []
+        n = len(words)
+        for i, word in enumerate(words):
+            for key, rank in self.by_first.get(word, ()):
+                end = i + len(key)
+                if end <= n and (end == i + 1 or tuple(words[i:end]) == key):
+                    found.append((i, end, rank))
+        found.sort()
+        return [(self.labels[rank], start, end) for start, end, rank in found]
 
 
 class Gazetteer:
@@ -200,27 +239,28 @@ class Gazetteer:
     written (so "ImageNet" matches but the common word "imagenet" in a URL does not matter)."""
 
     def __init__(self, nlp: Language, lexicon: Lexicon) -> None:
-        self.exact = PhraseMatcher(nlp.vocab, attr="ORTH")
-        self.lower = PhraseMatcher(nlp.vocab, attr="LOWER")
+        stop_words = nlp.Defaults.stop_words
+        self.exact = PhraseTable()
+        self.lower = PhraseTable(lower=True)
         # kg's own curated metric list outranks the (noisier) Papers with Code lists.
-        self.curated = PhraseMatcher(nlp.vocab, attr="LOWER")
+        self.curated = PhraseTable(lower=True)
         for label, rows in lexicon.gazetteers.items():
-            single: list[Doc] = []
-            multi: list[Doc] = []
+            single: list[list[str]] = []
+            multi: list[list[str]] = []
             names = [n for name, aliases in rows for n in (name, *aliases)]
-            for doc in name_docs(nlp, names):
+            for words in name_tokens(nlp, names):
                 # A name of stop words only ("Among Them") matches only as written: lower-cased
                 # it is ordinary English.
-                caseless = len(doc) > 1 and not all(t.is_stop for t in doc)
-                (multi if caseless else single).append(doc)
+                caseless = len(words) > 1 and not all(w.lower() in stop_words for w in words)
+                (multi if caseless else single).append(words)
             self.exact.add(str(label), single)
             self.lower.add(str(label), multi)
         # Acronym-like metric names ("mAP", "FID") only as written: "map" is a word.
         terms = lexicon.metric_terms
         self.exact.add(
-            str(Label.METRIC) + "!", name_docs(nlp, [t for t in terms if not t.islower()])
+            str(Label.METRIC) + "!", name_tokens(nlp, [t for t in terms if not t.islower()])
         )
-        self.curated.add(str(Label.METRIC), name_docs(nlp, [t for t in terms if t.islower()]))
+        self.curated.add(str(Label.METRIC), name_tokens(nlp, [t for t in terms if t.islower()]))
 
     def __call__(self, doc: Doc) -> Doc:
         _ensure_group(doc)
@@ -229,8 +269,8 @@ class Gazetteer:
             (self.lower, "gazetteer"),
             (self.curated, "lexicon"),
         ):
-            for match_id, start, end in matcher(doc):
-                label, src = doc.vocab.strings[match_id], source
+            for label, start, end in matcher(doc):
+                src = source
                 if label.endswith("!"):  # a curated entry matched as written
                     label, src = label[:-1], "lexicon"
                 _add_candidate(doc, start, end, label, src)

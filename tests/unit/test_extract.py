@@ -162,17 +162,45 @@ def test_gazetteer_name_tokens_come_back_from_the_cache_unchanged(
 ) -> None:
     import spacy
 
-    from kg.extract.components import name_docs
+    from kg.extract.components import name_tokens
 
     monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path))
     nlp = spacy.blank("en")
     names = ["ImageNet-1K", "GPT-4o mini", "don't", "U.S. census data", "Qwen3-8B-Base"]
-    want = [[(t.text, t.whitespace_) for t in nlp.make_doc(n)] for n in names]
-    first = name_docs(nlp, names)  # tokenised, then written to the cache
-    second = name_docs(nlp, names)  # rebuilt from the cache
-    assert [[(t.text, t.whitespace_) for t in d] for d in first] == want
-    assert [[(t.text, t.whitespace_) for t in d] for d in second] == want
+    want = [[t.text for t in nlp.make_doc(n)] for n in names]
+    assert name_tokens(nlp, names) == want  # tokenised, then written to the cache
+    assert name_tokens(nlp, names) == want  # read from the cache
     assert len(list((tmp_path / "tokens").glob("*.json"))) == 1
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_phrase_table_finds_what_spacy_phrase_matcher_finds(lower: bool) -> None:
+    # The gazetteer's matcher against spaCy's PhraseMatcher, with the real gazetteer names on
+    # the seed abstracts.
+    from spacy.matcher import PhraseMatcher
+    from spacy.tokens import Doc
+
+    from kg.extract.components import PhraseTable, name_tokens
+    from kg.extract.lexicon import load_lexicon
+
+    nlp = load_pipeline()
+    table = PhraseTable(lower=lower)
+    spacy_matcher = PhraseMatcher(nlp.vocab, attr="LOWER" if lower else "ORTH")
+    for label, rows in load_lexicon().gazetteers.items():
+        names = [n for name, aliases in rows for n in (name, *aliases)]
+        tokens = [t for t in name_tokens(nlp, names) if (len(t) > 1) == lower]
+        table.add(str(label), tokens)
+        spacy_matcher.add(str(label), [Doc(nlp.vocab, words=t) for t in tokens])
+    seeds = Path(__file__).resolve().parents[2] / "seeds"
+    texts = [p.read_text(encoding="utf-8") for p in sorted(seeds.glob("*.txt"))]
+    found = 0
+    for doc in nlp.tokenizer.pipe(texts):
+        want = sorted((nlp.vocab.strings[m], s, e) for m, s, e in spacy_matcher(doc))
+        got = table(doc)
+        assert sorted(got) == want
+        assert [(s, e) for _, s, e in got] == sorted((s, e) for _, s, e in got)
+        found += len(got)
+    assert found > 25
 
 
 def test_default_base_uses_kg_small_tagger() -> None:
