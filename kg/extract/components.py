@@ -201,8 +201,10 @@ class PhraseTable:
 
     A ``PhraseMatcher`` wants every pattern as a ``Doc``, and making the gazetteer's 19k Docs
     created a lexeme for each new word: 1.3 s of the pipeline's 2.2 s start-up, which an
-    incremental build waits for. Matches come sorted by start, then end, then the order labels
-    were added (a unit test checks them against ``PhraseMatcher``).
+    incremental build waits for. Unlike it, a span gets one match: the label added first wins
+    (86 Papers with Code names are in two lists, "change detection" as a task and a dataset;
+    ``PhraseMatcher`` returned both in hash order, which then decided). Matches come sorted by
+    start, then end (a unit test checks them against ``PhraseMatcher``).
     """
 
     def __init__(self, lower: bool = False) -> None:
@@ -231,12 +233,21 @@ class PhraseTable:
                 if end <= n and (end == i + 1 or tuple(words[i:end]) == key):
                     found.append((i, end, rank))
         found.sort()
-        return [(self.labels[rank], start, end) for start, end, rank in found]
+        out: list[tuple[str, int, int]] = []
+        for start, end, rank in found:
+            if not out or out[-1][1:] != (start, end):
+                out.append((self.labels[rank], start, end))
+        return out
 
 
 class Gazetteer:
     """Known names from the shipped lists: multi-word names case-insensitively, single words as
     written (so "ImageNet" matches but the common word "imagenet" in a URL does not matter)."""
+
+    #: Which list a name in several lists counts for: a lower-case phrase is most often a task
+    #: ("change detection"), a single word or acronym a method ("LIME", "OSCAR").
+    CASELESS_ORDER = (Label.TASK, Label.METHOD, Label.DATASET, Label.METRIC)
+    EXACT_ORDER = (Label.METHOD, Label.DATASET, Label.METRIC, Label.TASK)
 
     def __init__(self, nlp: Language, lexicon: Lexicon) -> None:
         stop_words = nlp.Defaults.stop_words
@@ -244,6 +255,15 @@ class Gazetteer:
         self.lower = PhraseTable(lower=True)
         # kg's own curated metric list outranks the (noisier) Papers with Code lists.
         self.curated = PhraseTable(lower=True)
+        terms = lexicon.metric_terms
+        # Acronym-like metric names ("mAP", "FID") only as written: "map" is a word.
+        self.exact.add(
+            str(Label.METRIC) + "!", name_tokens(nlp, [t for t in terms if not t.islower()])
+        )
+        self.curated.add(str(Label.METRIC), name_tokens(nlp, [t for t in terms if t.islower()]))
+        for table, order in ((self.exact, self.EXACT_ORDER), (self.lower, self.CASELESS_ORDER)):
+            for label in order:
+                table.add(str(label), [])  # fixes the labels' order
         for label, rows in lexicon.gazetteers.items():
             single: list[list[str]] = []
             multi: list[list[str]] = []
@@ -255,12 +275,6 @@ class Gazetteer:
                 (multi if caseless else single).append(words)
             self.exact.add(str(label), single)
             self.lower.add(str(label), multi)
-        # Acronym-like metric names ("mAP", "FID") only as written: "map" is a word.
-        terms = lexicon.metric_terms
-        self.exact.add(
-            str(Label.METRIC) + "!", name_tokens(nlp, [t for t in terms if not t.islower()])
-        )
-        self.curated.add(str(Label.METRIC), name_tokens(nlp, [t for t in terms if t.islower()]))
 
     def __call__(self, doc: Doc) -> Doc:
         _ensure_group(doc)
