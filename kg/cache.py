@@ -34,6 +34,12 @@ class BlobTable:
         path.parent.mkdir(parents=True, exist_ok=True)
         self.table = table  # a constant of the caller's, never user input
         self.db = sqlite3.connect(path)
+        # A cache needs no durability: without a disk sync per commit, storing an incremental
+        # build's few new rows took 0.4 s per table (syncing a 70 MB file). WAL keeps the file
+        # consistent if kg is killed mid-write; a power cut may lose the last rows, which only
+        # means extracting them again.
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key PRIMARY KEY, value BLOB)")
 
     def get_many(self, keys: list[Key]) -> dict[Key, bytes]:

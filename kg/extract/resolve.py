@@ -94,32 +94,45 @@ class Resolver:
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
         cleaned = self.cleaned  # surface -> clean_surface(surface): most surfaces recur
+        named = self.named
+        labels: list[tuple[str, Label]] = []
+        names: list[tuple[str, str]] = []
+        aliases: list[tuple[str, str]] = []  # besides the names
+        # One pass over the mentions; the counters are updated once per paper, in C.
         for m in mentions:
-            surface = m.canonical or m.text
+            text = m.text
+            surface = m.canonical or text
             # Merge keys come computed from the extraction (and its cache); hand-made mentions
             # may lack one.
             key = m.key or normalize_key(surface)
-            if m.canonical and m.canonical != m.text and is_acronym(m.text):
-                self.long_forms[normalize_key(m.text)][normalize_key(m.canonical)] += 1
+            if surface != text and is_acronym(text):
+                self.long_forms[normalize_key(text)][normalize_key(surface)] += 1
             if not key:
                 continue
             self.keyed.append((m, key))
-            if key not in self.named and (
-                m.source in NAME_SOURCES or written_as_name(m.text, m.sentence)
-            ):
-                self.named.add(key)
-            self.label_votes[key, m.type] += 1
-            name = cleaned.get(surface) or cleaned.setdefault(surface, clean_surface(surface))
-            self.name_votes[key, name] += 1
+            if key not in named and (m.source in NAME_SOURCES or written_as_name(text, m.sentence)):
+                named.add(key)
+            labels.append((key, m.type))
+            name = cleaned.get(surface)
+            if name is None:
+                name = cleaned[surface] = clean_surface(surface)
+            names.append((key, name))
             # A definition's text ("long form (ACR)") is no alias: its two names are.
-            text = m.text
-            alias = (
-                name
-                if "(" in text
-                else (cleaned.get(text) or cleaned.setdefault(text, clean_surface(text)))
-            )
-            self.aliases[key].update((alias, name))
-            self.papers[key].add(paper_id)
+            if text != surface and "(" not in text:
+                alias = cleaned.get(text)
+                if alias is None:
+                    alias = cleaned[text] = clean_surface(text)
+                aliases.append((key, alias))
+        self.label_votes.update(labels)
+        self.name_votes.update(names)
+        found = self.aliases
+        for key, alias in names:
+            found[key].add(alias)
+        for key, alias in aliases:
+            found[key].add(alias)
+        papers = self.papers
+        for key in {key for key, _ in names}:
+            papers[key].add(paper_id)
 
     def finish(self) -> dict[str, Entity]:
         """Give every mention added an entity id (``mention.entity``) and its final type;
