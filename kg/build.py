@@ -27,7 +27,7 @@ from kg.extract.resolve import Resolver
 from kg.graph import graph_data, graph_from_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
-from kg.runtime import Background, paused_gc
+from kg.runtime import Background, paused_gc, steady_malloc
 from kg.schema import Label, Rel
 from kg.similarity import Neighbour, text_neighbours
 from kg.store.file import write_graph_data
@@ -168,6 +168,7 @@ def _read_and_extract(
 
     ``with_similarity`` starts the text similarity, which needs only the abstracts, in a
     background process before extraction, so the two run side by side."""
+    steady_malloc()  # before any worker is forked: they inherit it
     # Likely an incremental build (a cache exists): start loading the pipeline beside reading.
     warm = (
         WarmExtractor(model)

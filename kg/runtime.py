@@ -1,5 +1,5 @@
-"""Run-time helpers for builds: pausing the garbage collector, and running a stage in a forked
-process while the caller goes on.
+"""Run-time helpers for builds: pausing the garbage collector, steadying glibc's malloc, and
+running a stage in a forked process while the caller goes on.
 
 A build holds a few hundred thousand small objects (papers, mentions, entities, graph
 attributes) and allocates more in every stage; CPython's cyclic collector then re-scans all of
@@ -19,9 +19,41 @@ import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+
+
+#: glibc mallopt parameters
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+
+
+@lru_cache(maxsize=1)
+def steady_malloc() -> bool:
+    """Fix glibc malloc's thresholds, so that the extraction's short-lived arrays reuse heap
+    memory instead of being mapped and unmapped (and page-faulted in again) on every batch.
+
+    By default glibc serves a block over its mmap threshold (128 KiB, raised as big blocks are
+    freed) with its own mapping and unmaps it on free, and trims the heap top when 128 KiB are
+    free. Which of these a process gets depends on its allocation history, and forked workers
+    inherit it: building ICLR 2026 from its twelve CSVs, the extraction workers took 4.4M page
+    faults and 8 s of system time, against 0.1M and 1 s for the same abstracts in two CSVs
+    (3 s of wall time). Fixed thresholds (64 MiB mmap, 256 MiB trim) make it steady; peak memory
+    did not grow. Returns False where there is no glibc (nothing changes).
+    """
+    import ctypes
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        return False
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        mmap_ok = libc.mallopt(_M_MMAP_THRESHOLD, 64 << 20)
+        trim_ok = libc.mallopt(_M_TRIM_THRESHOLD, 256 << 20)
+    except (OSError, AttributeError):
+        return False
+    return bool(mmap_ok and trim_ok)
 
 
 @contextmanager
