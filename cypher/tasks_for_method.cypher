@@ -1,6 +1,6 @@
 // name: tasks_for_method
 // answers: The tasks a method is applied to: the tasks addressed by the papers that use or propose it.
-// param method: "MetaEmbed"  -- a method name or alias (any case)
+// param method: "Youtu-GraphRAG"  -- a method name or alias (any case)
 MATCH (m:Method)
 WHERE toLower(m.name) = toLower($method) OR m.id = $method
    OR any(alias IN coalesce(m.aliases, []) WHERE toLower(alias) = toLower($method))

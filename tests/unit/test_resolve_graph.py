@@ -93,6 +93,8 @@ def test_only_names_and_known_terms_keep_a_named_type() -> None:
                 m("accuracy", Label.METRIC),  # a known term of the shipped lists
                 m("structured planning", Label.TASK),  # one paper's task phrase
                 m("sparse probing", Label.METHOD, source="coined"),  # a name rule found it
+                m("diffusion models", Label.METHOD, source="gazetteer"),  # a class of models
+                m("Gaussian mixture model", Label.METHOD),  # a named model
             ],
             "p1": [m("object referring", Label.TASK)],  # two papers address it: a task
         }
@@ -105,6 +107,8 @@ def test_only_names_and_known_terms_keep_a_named_type() -> None:
         "accuracy": Label.METRIC,
         "structured planning": Label.CONCEPT,
         "sparse probing": Label.METHOD,
+        "diffusion models": Label.CONCEPT,
+        "Gaussian mixture model": Label.METHOD,
     }
 
 
