@@ -131,7 +131,13 @@ def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[N
         cols.append(c)
         scores.append(block[r, c])
     all_rows, all_cols = np.concatenate(rows), np.concatenate(cols)
-    terms = _shared_terms(X, all_rows, all_cols, vocab)
+    # The shared terms of (i, j) and (j, i) are the same: compute each unordered pair once (a
+    # third of the pairs are mutual neighbours on ICLR 2026).
+    pair_ids, where = np.unique(
+        np.minimum(all_rows, all_cols) * n + np.maximum(all_rows, all_cols), return_inverse=True
+    )
+    unique_terms = _shared_terms(X, pair_ids // n, pair_ids % n, vocab)
+    terms = [unique_terms[w] for w in where.tolist()]
     out: dict[str, list[Neighbour]] = {i: [] for i in ids}
     for i, j, s, t in zip(
         all_rows.tolist(), all_cols.tolist(), np.concatenate(scores).tolist(), terms, strict=True
