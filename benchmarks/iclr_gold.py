@@ -1,12 +1,14 @@
 """Entity quality of the ICLR 2026 graph against a hand-annotated sample (40 abstracts).
 
-The gold sample (``benchmarks/data/iclr2026_gold_sample.jsonl``, described in the ``.md`` beside
-it) lists, per paper, the *named* methods, datasets, tasks and metrics it proposes or uses, with
-aliases, annotated as issue 5 asks: full names with acronyms as aliases, broad model classes
-("large language models") are concepts and so not listed, benchmarks and environments are
-datasets. Entries marked ``uncertain`` are "don't care": a kg entity that matches one is neither
-a hit nor a false positive, and missing one is no miss. ``title_only`` entries are left out
-(kg extracts from the abstract).
+Two samples ship in ``benchmarks/data``: ``iclr2026_gold_sample.jsonl`` (the default; kg's naming
+rule was chosen while looking at it) and ``iclr2026_gold_heldout.jsonl`` (40 other papers,
+annotated afterwards and scored once: ``--gold benchmarks/data/iclr2026_gold_heldout.jsonl``).
+Each is described in the ``.md`` beside it. A sample lists, per paper, the *named* methods,
+datasets, tasks and metrics it proposes or uses, with aliases, annotated as issue 5 asks: full
+names with acronyms as aliases, broad model classes ("large language models") are concepts and
+so not listed, benchmarks and environments are datasets. Entries marked ``uncertain`` are
+"don't care": a kg entity that matches one is neither a hit nor a false positive, and missing
+one is no miss. ``title_only`` entries are left out (kg extracts from the abstract).
 
 The graph is the real thing: the whole corpus is built (``kg.build.build``, with the user's
 cache unless ``--no-cache``), or an existing graph file is read (``--graph``), and each sample
@@ -25,6 +27,7 @@ Usage::
 
     python benchmarks/iclr_gold.py                    # build ICLR 2026 (cached) and score
     python benchmarks/iclr_gold.py --graph G.json     # score an existing graph
+    python benchmarks/iclr_gold.py --gold benchmarks/data/iclr2026_gold_heldout.jsonl
     python benchmarks/iclr_gold.py --json
 """
 
@@ -226,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"ICLR 2026 gold sample: {len(gold)} papers ({args.gold.name})")
+    print(f"ICLR 2026 gold: {len(gold)} papers ({args.gold.name})")
     cols = ("R macro", "P macro", "R micro", "P micro")
     print(f"{'match':18} " + " ".join(f"{c:>8}" for c in cols) + f" {'proposes':>9}")
     for name, r in results.items():

@@ -53,10 +53,14 @@ def test_scores_count_hits_misses_and_dont_cares(ig) -> None:  # noqa: ANN001
     assert (typed["recall_micro"], typed["precision_micro"]) == (1.0, 2 / 4)
 
 
-def test_gold_sample_is_well_formed(ig) -> None:  # noqa: ANN001
-    lines = (BENCH / "data" / "iclr2026_gold_sample.jsonl").read_text(encoding="utf-8")
-    records = [json.loads(line) for line in lines.splitlines()]
-    assert len(records) == 40 and len({r["id"] for r in records}) == 40
-    for r in records:
-        for e in r["entities"]:
-            assert e["type"] in ig.TYPES and e["role"] in ("proposes", "uses"), e
+def test_gold_samples_are_well_formed_and_disjoint(ig) -> None:  # noqa: ANN001
+    ids = []
+    for name in ("iclr2026_gold_sample.jsonl", "iclr2026_gold_heldout.jsonl"):
+        lines = (BENCH / "data" / name).read_text(encoding="utf-8")
+        records = [json.loads(line) for line in lines.splitlines()]
+        assert len(records) == 40
+        ids += [r["id"] for r in records]
+        for r in records:
+            for e in r["entities"]:
+                assert e["type"] in ig.TYPES and e["role"] in ("proposes", "uses"), e
+    assert len(set(ids)) == 80  # unique, and the held-out sample shares no paper
