@@ -36,7 +36,7 @@ NAMED_TYPES = frozenset({Label.METHOD, Label.DATASET, Label.TASK, Label.METRIC})
 #: rare; a task phrase that several papers address is a shared research problem and stays a task.
 TASK_MIN_PAPERS = 2
 #: Mention sources that only fire on names or known terms.
-NAME_SOURCES = frozenset({"gazetteer", "lexicon", "coined", "named_dataset", "acronym", "defined"})
+NAME_EVIDENCE = frozenset({"gazetteer", "lexicon", "coined", "named_dataset", "acronym", "defined"})
 
 
 def written_as_name(text: str, sentence: str) -> bool:
@@ -124,7 +124,9 @@ class Resolver:
             if not key:
                 continue
             self.keyed.append((m, key))
-            if key not in named and (m.source in NAME_SOURCES or written_as_name(text, m.sentence)):
+            if key not in named and (
+                m.source in NAME_EVIDENCE or written_as_name(text, m.sentence)
+            ):
                 named.add(key)
             labels.append((key, m.type))
             name = cleaned.get(surface)
