@@ -29,7 +29,7 @@ from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
 from kg.runtime import Background, paused_gc, steady_malloc
 from kg.schema import Label, Rel
-from kg.similarity import Neighbour, text_neighbours
+from kg.similarity import NeighbourLists, neighbour_lists
 from kg.store.file import write_graph_data
 
 Progress = Callable[[int], None]
@@ -151,7 +151,7 @@ class _Extracted:
     mentions: dict[str, list[Mention]]
     entities: dict[str, Entity]
     cached: int
-    similar: Background[dict[str, list[Neighbour]]] | None = None
+    similar: Background[dict[str, NeighbourLists]] | None = None
 
 
 def _read_and_extract(
@@ -187,7 +187,7 @@ def _read_and_extract(
     if with_similarity:
         # Forked before spaCy is loaded, so the child stays small. Inline for small inputs,
         # where a fork costs more than it hides.
-        similar = Background(text_neighbours, papers, inline=True if len(papers) < 400 else None)
+        similar = Background(neighbour_lists, papers, inline=True if len(papers) < 400 else None)
     tick = progress(len(papers)) if progress else None
     mentions, entities, cached = extract_and_resolve(
         papers, model, cache_dir, tick, n_process, warm

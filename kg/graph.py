@@ -13,7 +13,7 @@ import networkx as nx
 
 from kg.models import Entity, Mention, Paper
 from kg.schema import DEFAULT_ROLE, KEY, LABEL_ATTR, NAME, TYPE_ATTR, Label, Rel
-from kg.similarity import Neighbour
+from kg.similarity import NeighbourLists
 from kg.store.file import FORMAT_VERSION
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
@@ -21,8 +21,8 @@ from kg.store.file import FORMAT_VERSION
 MIN_CONCEPT_PAPERS = 2
 
 
-def paper_attrs(p: Paper, similar: list[Neighbour] | None = None) -> dict[str, object]:
-    similar = similar or []
+def paper_attrs(p: Paper, similar: NeighbourLists | None = None) -> dict[str, object]:
+    ids, scores, terms = similar or ([], [], [])
     return {
         KEY: p.id,
         LABEL_ATTR: str(Label.PAPER),
@@ -37,9 +37,9 @@ def paper_attrs(p: Paper, similar: list[Neighbour] | None = None) -> dict[str, o
         "primary_area": p.primary_area,
         "url": p.url,
         "source": p.source,
-        "similar": [n.id for n in similar],
-        "similar_scores": [n.score for n in similar],
-        "similar_terms": [", ".join(n.terms) for n in similar],
+        "similar": list(ids),
+        "similar_scores": list(scores),
+        "similar_terms": list(terms),
     }
 
 
@@ -48,7 +48,7 @@ def graph_data(
     mentions_by_paper: dict[str, list[Mention]],
     entities: dict[str, Entity],
     min_concept_papers: int = MIN_CONCEPT_PAPERS,
-    similar: dict[str, list[Neighbour]] | None = None,
+    similar: dict[str, NeighbourLists] | None = None,
 ) -> dict[str, Any]:
     """The knowledge graph of ``papers`` as node-link data (``networkx.node_link_data`` with
     ``edges="links"``), nodes sorted by id and links by (source, target, key): exactly what
@@ -130,7 +130,7 @@ def build_graph(
     mentions_by_paper: dict[str, list[Mention]],
     entities: dict[str, Entity],
     min_concept_papers: int = MIN_CONCEPT_PAPERS,
-    similar: dict[str, list[Neighbour]] | None = None,
+    similar: dict[str, NeighbourLists] | None = None,
 ) -> nx.MultiDiGraph:
     """The knowledge graph of ``papers`` (see :func:`graph_data`) as a networkx graph."""
     data = graph_data(papers, mentions_by_paper, entities, min_concept_papers, similar)
