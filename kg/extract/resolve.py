@@ -54,7 +54,7 @@ def written_as_name(text: str, sentence: str) -> bool:
     return text[:1].isupper() and not sentence.startswith(text)
 
 
-def is_model_class(key: str, names: Counter[str] | dict[str, int]) -> bool:
+def is_model_class(key: str, names: dict[str, int]) -> bool:
     """A broad class of models, not a method: "... model(s)" that papers write in lower case
     ("large language models", "diffusion models", "reward model"), even when an acronym names
     it ("LLMs"). "Gaussian mixture model" or "Qwen2.5-VL model" are always written as names.
@@ -77,11 +77,11 @@ def known_terms() -> frozenset[str]:
     return frozenset(normalize_key(n) for n in [*names, *lex.metric_terms])
 
 
-def _pick_label(votes: Counter[Label]) -> Label:
+def _pick_label(votes: dict[Label, int]) -> Label:
     return max(votes, key=lambda lab: (votes[lab], -TYPE_ORDER.index(lab)))
 
 
-def _pick_name(forms: Counter[str]) -> str:
+def _pick_name(forms: dict[str, int]) -> str:
     # The most frequent surface form; ties go to the shorter (usually the singular, lower-case
     # form), then the alphabetically first.
     return min(forms, key=lambda f: (-forms[f], len(f), f))
@@ -105,6 +105,9 @@ class Resolver:
         self.keyed: list[tuple[Mention, str]] = []
         self.named: set[str] = set()  # keys with evidence of being a name
         self.cleaned: dict[str, str] = {}
+        # Made here, not in finish(): a build resolves the cached papers while the new ones are
+        # extracted elsewhere, and waits for them before finish().
+        self.known = known_terms()
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
         cleaned = self.cleaned  # surface -> clean_surface(surface): most surfaces recur
@@ -159,12 +162,16 @@ class Resolver:
             acr: max(forms, key=lambda k, forms=forms: (forms[k], k))  # type: ignore[misc]
             for acr, forms in self.long_forms.items()
         }
-        labels_of: dict[str, Counter[Label]] = defaultdict(Counter)
+        # Plain dicts, not Counters: a conference has 64k keys, and making a Counter per key was
+        # a sixth of this pass.
+        labels_of: dict[str, dict[Label, int]] = {}
         for (key, label), n in self.label_votes.items():
-            labels_of[expand.get(key, key)][label] += n
-        names_of: dict[str, Counter[str]] = defaultdict(Counter)
+            votes = labels_of.setdefault(expand.get(key, key), {})
+            votes[label] = votes.get(label, 0) + n
+        names_of: dict[str, dict[str, int]] = {}
         for (key, name), n in self.name_votes.items():
-            names_of[expand.get(key, key)][name] += n
+            forms = names_of.setdefault(expand.get(key, key), {})
+            forms[name] = forms.get(name, 0) + n
         aliases: dict[str, set[str]] = defaultdict(set)
         papers: dict[str, set[str]] = defaultdict(set)
         for key, found in self.aliases.items():
@@ -174,7 +181,7 @@ class Resolver:
 
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = {expand.get(k, k) for k in self.named} | set(expand.values())
-        known = known_terms()
+        known = self.known
         entities: dict[str, Entity] = {}
         id_of_key: dict[str, str] = {}
         label_of_key: dict[str, Label] = {}
@@ -198,13 +205,19 @@ class Resolver:
             id_of_key[key] = eid
             label_of_key[key] = label
 
+        # Every raw key added has papers; resolve each once, then each of the 150k mentions.
+        resolved = {
+            raw: (id_of_key[expand.get(raw, raw)], label_of_key[expand.get(raw, raw)])
+            for raw in self.papers
+        }
+        proposes = Rel.PROPOSES
         for m, raw_key in self.keyed:
-            key = expand.get(raw_key, raw_key)
-            m.entity = id_of_key[key]
-            if m.type != label_of_key[key]:
-                m.type = label_of_key[key]
-                if m.role != Rel.PROPOSES:
-                    m.role = DEFAULT_ROLE[m.type]
+            eid, label = resolved[raw_key]
+            m.entity = eid
+            if m.type is not label:
+                m.type = label
+                if m.role != proposes:
+                    m.role = DEFAULT_ROLE[label]
         return entities
 
 
