@@ -111,10 +111,11 @@ def _shared_terms(
     return [tuple(islice(names, c)) for c in per_pair]
 
 
-def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[Neighbour]]:
-    """Each paper's ``top_n`` most similar papers, best first (ties by id). Deterministic."""
-    if len(papers) < 2:
-        return {p.id: [] for p in papers}
+def _neighbour_pairs(
+    papers: list[Paper], top_n: int
+) -> tuple[list[str], list[int], list[int], list[float], list[tuple[str, ...]]]:
+    """Paper ids (sorted) and, for every (paper, neighbour) pair, best first per paper: row,
+    column, cosine and shared terms."""
     ordered = sorted(papers, key=lambda p: p.id)
     ids = [p.id for p in ordered]
     X, vocab = tfidf_matrix([f"{p.title}. {p.abstract}" for p in ordered])
@@ -138,10 +139,16 @@ def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[N
     )
     unique_terms = _shared_terms(X, pair_ids // n, pair_ids % n, vocab)
     terms = [unique_terms[w] for w in where.tolist()]
+    return ids, all_rows.tolist(), all_cols.tolist(), np.concatenate(scores).tolist(), terms
+
+
+def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[Neighbour]]:
+    """Each paper's ``top_n`` most similar papers, best first (ties by id). Deterministic."""
+    if len(papers) < 2:
+        return {p.id: [] for p in papers}
+    ids, rows, cols, scores, terms = _neighbour_pairs(papers, top_n)
     out: dict[str, list[Neighbour]] = {i: [] for i in ids}
-    for i, j, s, t in zip(
-        all_rows.tolist(), all_cols.tolist(), np.concatenate(scores).tolist(), terms, strict=True
-    ):
+    for i, j, s, t in zip(rows, cols, scores, terms, strict=True):
         out[ids[i]].append(Neighbour(ids[j], s, t))
     return out
 
@@ -155,7 +162,13 @@ def neighbour_lists(papers: list[Paper], top_n: int = TOP_N) -> dict[str, Neighb
     """:func:`text_neighbours` as plain lists per paper. A build computes them in a child
     process: sending back 129k ``Neighbour`` objects cost the parent 0.5 s of unpickling at the
     end of an incremental build of ICLR 2026, plain lists 0.02 s."""
-    return {
-        pid: ([n.id for n in ns], [n.score for n in ns], [", ".join(n.terms) for n in ns])
-        for pid, ns in text_neighbours(papers, top_n).items()
-    }
+    if len(papers) < 2:
+        return {p.id: ([], [], []) for p in papers}
+    ids, rows, cols, scores, terms = _neighbour_pairs(papers, top_n)
+    out: dict[str, NeighbourLists] = {i: ([], [], []) for i in ids}
+    for i, j, s, t in zip(rows, cols, scores, terms, strict=True):
+        near, cosines, words = out[ids[i]]
+        near.append(ids[j])
+        cosines.append(s)
+        words.append(", ".join(t))
+    return out

@@ -76,3 +76,15 @@ def test_small_inputs() -> None:
     a = np.log(1.5) + 1
     got = text_neighbours(papers(["alpha beta", "beta gamma"]))
     assert got["p00"] == [Neighbour("p01", round(1 / (1 + a * a), 6), ("beta",))]
+
+
+def test_neighbour_lists_are_text_neighbours_as_lists() -> None:
+    from kg.similarity import neighbour_lists
+
+    ps = papers(["graph neural networks", "graph networks for molecules", "protein folding"])
+    want = {
+        pid: ([n.id for n in ns], [n.score for n in ns], [", ".join(n.terms) for n in ns])
+        for pid, ns in text_neighbours(ps).items()
+    }
+    assert neighbour_lists(ps) == want
+    assert neighbour_lists(ps[:1]) == {"p00": ([], [], [])}
