@@ -24,13 +24,13 @@ from kg.extract.pipeline import (
     pipeline_version,
 )
 from kg.extract.resolve import Resolver
-from kg.graph import graph_data, graph_from_data
+from kg.graph import graph_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
 from kg.runtime import Background, paused_gc, steady_malloc
 from kg.schema import Label, Rel
 from kg.similarity import NeighbourLists, neighbour_lists
-from kg.store.file import write_graph_data
+from kg.store.file import graph_from_data, write_graph_data
 
 Progress = Callable[[int], None]
 

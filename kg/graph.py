@@ -14,7 +14,7 @@ import networkx as nx
 from kg.models import Entity, Mention, Paper
 from kg.schema import DEFAULT_ROLE, KEY, LABEL_ATTR, NAME, TYPE_ATTR, Label, Rel
 from kg.similarity import NeighbourLists
-from kg.store.file import FORMAT_VERSION
+from kg.store.file import FORMAT_VERSION, graph_from_data
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
 #: graph keeps the *shared* ones (named methods, datasets, tasks and metrics are always kept).
@@ -118,11 +118,6 @@ def graph_data(
         "nodes": nodes,
         "links": links,
     }
-
-
-def graph_from_data(data: dict[str, Any]) -> nx.MultiDiGraph:
-    """The networkx graph of node-link ``data`` (as :func:`graph_data` or a graph file has it)."""
-    return nx.node_link_graph(data, directed=True, multigraph=True, edges="links")
 
 
 def build_graph(

@@ -56,6 +56,12 @@ def steady_malloc() -> bool:
     return bool(mmap_ok and trim_ok)
 
 
+def can_fork() -> bool:
+    """Whether work can go to a forked process and gain from it: ``fork`` exists and there is
+    more than one CPU to run it beside the caller."""
+    return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1
+
+
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector inside the block (nesting is fine).
@@ -82,8 +88,7 @@ class Background(Generic[T]):
 
     def __init__(self, fn: Callable[..., T], *args: Any, inline: bool | None = None) -> None:
         if inline is None:
-            forkable = "fork" in multiprocessing.get_all_start_methods()
-            inline = (os.cpu_count() or 1) < 2 or not forkable
+            inline = not can_fork()
         self._value: T | None = None
         self._future: Future[T] | None = None
         self._pool: ProcessPoolExecutor | None = None

@@ -3,7 +3,7 @@
 See :mod:`kg.extract.retyper` for what the re-typer does and what was measured. Recipe
 (``kg train retyper``, 10-20 seconds on one core):
 
-1. Run the shipped recogniser (en_core_web_sm's tagger, then the SciERC NER, exactly as
+1. Run the shipped recogniser (kg's small tagger, then the SciERC NER, exactly as
    :func:`kg.evaluate.scierc.load_model` builds it) over SciERC **train**.
 2. The examples are train's gold spans, aligned to tokens, with their six SciERC types. The
    recogniser's own train spans that match no gold span are added as ``NONE``. They teach the

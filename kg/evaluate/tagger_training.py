@@ -28,7 +28,7 @@ import tempfile
 from pathlib import Path
 
 from kg.evaluate.training import BASE_MODEL, write_pretrain_corpus
-from kg.extract.pipeline import SMALL_TAGGER_DIR
+from kg.extract.pipeline import EXCLUDED, SMALL_TAGGER_DIR
 
 CONFIG = SMALL_TAGGER_DIR.parent / "small_tagger.cfg"
 
@@ -47,9 +47,7 @@ def prepare(shared_data: str | Path, work: Path) -> tuple[Path, Path]:
     write_pretrain_corpus(shared_data, raw)
     with raw.open(encoding="utf-8") as fh:
         texts = [json.loads(line)["text"] for line in fh]
-    teacher = spacy.load(
-        BASE_MODEL, exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "senter"]
-    )
+    teacher = spacy.load(BASE_MODEL, exclude=[*EXCLUDED, "senter"])  # its own tagger
     paths = []
     for name, keep in (("train", False), ("heldout", True)):
         db = DocBin(attrs=["ORTH", "TAG", "SPACY"], store_user_data=False)

@@ -104,13 +104,11 @@ class Resolver:
         self.papers: dict[str, set[str]] = defaultdict(set)
         self.keyed: list[tuple[Mention, str]] = []
         self.named: set[str] = set()  # keys with evidence of being a name
-        self.cleaned: dict[str, str] = {}
         # Made here, not in finish(): a build resolves the cached papers while the new ones are
         # extracted elsewhere, and waits for them before finish().
         self.known = known_terms()
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
-        cleaned = self.cleaned  # surface -> clean_surface(surface): most surfaces recur
         named = self.named
         labels: list[tuple[str, Label]] = []
         names: list[tuple[str, str]] = []
@@ -132,16 +130,10 @@ class Resolver:
             ):
                 named.add(key)
             labels.append((key, m.type))
-            name = cleaned.get(surface)
-            if name is None:
-                name = cleaned[surface] = clean_surface(surface)
-            names.append((key, name))
+            names.append((key, clean_surface(surface)))  # memoised: most surfaces recur
             # A definition's text ("long form (ACR)") is no alias: its two names are.
             if text != surface and "(" not in text:
-                alias = cleaned.get(text)
-                if alias is None:
-                    alias = cleaned[text] = clean_surface(text)
-                aliases.append((key, alias))
+                aliases.append((key, clean_surface(text)))
         self.label_votes.update(labels)
         self.name_votes.update(names)
         found = self.aliases

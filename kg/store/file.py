@@ -54,17 +54,23 @@ def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
     return write_graph_data(graph_to_data(G), path)
 
 
+def graph_from_data(data: dict[str, Any]) -> nx.MultiDiGraph:
+    """The networkx graph of node-link ``data`` (as a graph file or
+    :func:`kg.graph.graph_data` has it)."""
+    import networkx as nx
+
+    return nx.node_link_graph(data, directed=True, multigraph=True, edges="links")
+
+
 def load_graph(path: str | Path = DEFAULT_GRAPH_PATH) -> nx.MultiDiGraph:
     """Read a graph written by :func:`save_graph`."""
-    import networkx as nx
 
     path = Path(path)
     if not path.exists():
         raise GraphFileError(f"{path}: no graph file here (build one with `kg build INPUT...`)")
     try:
         with paused_gc():
-            data = orjson.loads(path.read_bytes())
-            G = nx.node_link_graph(data, directed=True, multigraph=True, edges="links")
+            G = graph_from_data(orjson.loads(path.read_bytes()))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, KeyError, TypeError) as exc:
         raise GraphFileError(f"{path}: not a readable kg graph ({exc})") from None
     if any(LABEL_ATTR not in attrs for _, attrs in G.nodes(data=True)):
