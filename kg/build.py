@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -11,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg.cache import ExtractionCache
+from kg.cache import ExtractionCache, ResolverSnapshots, text_digest
 from kg.explore import data_counts
 from kg.extract.names import COINED, is_name_like
 from kg.extract.pipeline import (
@@ -56,6 +57,12 @@ class BuildResult:
             return write_graph_data(self.data, path)
 
 
+#: A build saves its resolver when the snapshot it started from lacks more than this share of
+#: its papers. Re-resolving 1% of a conference's papers takes ~10 ms, writing a snapshot 0.3 s:
+#: builds that add a few papers each leave the snapshot as it is, until they add up.
+RESAVE_SHARE = 0.05
+
+
 def extract_and_resolve(
     papers: list[Paper],
     model: str | None = None,
@@ -67,24 +74,33 @@ def extract_and_resolve(
     """Mentions per paper id and the entities they resolve to, using and filling the cache
     when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache).
 
+    With a cache, entity resolution starts from the snapshot of an earlier build whose papers
+    are all still here (:class:`~kg.cache.ResolverSnapshots`), so only the papers it lacks are
+    resolved; the result is the same as resolving them all.
     ``warm``: a pipeline already loading in another process, used when few texts are new (it
     is closed either way). While it extracts them, the cached mentions are resolved here.
     """
     texts = [p.abstract for p in papers]
-    cache = (
-        ExtractionCache(cache_dir, f"{model_name(model)}:{pipeline_version()}")
-        if cache_dir
-        else None
-    )
+    namespace = f"{model_name(model)}:{pipeline_version()}"
+    cache = ExtractionCache(cache_dir, namespace) if cache_dir else None
+    snapshots = ResolverSnapshots(cache_dir, namespace) if cache_dir else None
+    digests = {p.id: text_digest(p.abstract) for p in papers} if snapshots else {}
     with paused_gc():
         raw: dict[str, list[dict[str, Any]]] = cache.get_many(texts) if cache else {}
+        restored = snapshots.load(digests) if snapshots else None
     todo = list(dict.fromkeys(t for t in texts if t not in raw))
     elsewhere = warm if todo and warm is not None and len(todo) < FEW_TEXTS else None
     if elsewhere is not None:
         elsewhere.submit(todo)
     elif warm is not None:
         warm.close()
-    resolver = Resolver()
+    resolved: set[str] = set()  # papers the snapshot has resolved already
+    if restored is not None:
+        with paused_gc():
+            resolver = Resolver.from_state(restored[0])
+        resolved = restored[1]
+    else:
+        resolver = Resolver()
     mentions: dict[str, list[Mention]] = {}
 
     def add_ready() -> None:
@@ -92,7 +108,8 @@ def extract_and_resolve(
             for p in papers:
                 if p.id not in mentions and p.abstract in raw:
                     mentions[p.id] = doc_mentions(p.abstract, raw[p.abstract])
-                    resolver.add(p.id, mentions[p.id])
+                    if p.id not in resolved:
+                        resolver.add(p.id, mentions[p.id])
 
     add_ready()
     if progress and raw:
@@ -118,6 +135,11 @@ def extract_and_resolve(
         cache.close()
     with paused_gc():
         entities = resolver.finish()
+        resolver.assign(m for pid in resolved for m in mentions[pid])
+    if snapshots and len(papers) - len(resolved) > RESAVE_SHARE * len(papers):
+        # A snapshot only saves time: a build never fails for want of one.
+        with contextlib.suppress(OSError), paused_gc():
+            snapshots.save(resolver.state(), digests)
     return mentions, entities, len(texts) - len(todo)
 
 

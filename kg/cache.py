@@ -9,6 +9,7 @@ or the shipped model makes every old entry unreachable, so a stale result is nev
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import sqlite3
 from pathlib import Path
@@ -89,3 +90,76 @@ class ExtractionCache:
 
     def close(self) -> None:
         self.table.close()
+
+
+#: Saved resolvers (:class:`ResolverSnapshots`) live in this folder of the cache directory.
+SNAPSHOT_DIR = "resolution"
+#: How many snapshots to keep: one per corpus built recently with this cache directory.
+KEEP_SNAPSHOTS = 4
+_SNAPSHOT_FORMAT = 1
+
+
+def text_digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+class ResolverSnapshots:
+    """The entity resolver of recent builds, saved with the papers it had resolved, so the next
+    build of a grown corpus resolves only the new papers (:class:`kg.extract.resolve.Resolver`
+    is incremental). A snapshot is used only when every paper in it is still in the corpus with
+    the same abstract, and was made with the same model and pipeline version; otherwise a build
+    resolves everything, as without a cache. A missing, stale or damaged snapshot is ignored.
+
+    Written with :mod:`marshal` (plain builtins only; loading one runs no code), each file
+    holding a small header (format, namespace, the papers) and then the resolver's state.
+    """
+
+    def __init__(self, directory: str | Path, namespace: str) -> None:
+        self.folder = Path(directory) / SNAPSHOT_DIR
+        self.namespace = namespace
+
+    def _header(self, papers: dict[str, str]) -> tuple[Any, ...]:
+        return (_SNAPSHOT_FORMAT, self.namespace, papers)
+
+    def load(self, papers: dict[str, str]) -> tuple[Any, set[str]] | None:
+        """The saved state covering the most of ``papers`` (paper id → :func:`text_digest` of
+        its abstract), and the ids it covers; ``None`` when no snapshot fits."""
+        best: tuple[int, Path] | None = None
+        for path in self.folder.glob("*.marshal") if self.folder.is_dir() else ():
+            try:
+                with path.open("rb") as f:
+                    fmt, namespace, saved = marshal.load(f)
+            except (OSError, EOFError, ValueError, TypeError):
+                continue
+            if fmt != _SNAPSHOT_FORMAT or namespace != self.namespace:
+                continue
+            fits = all(papers.get(pid) == digest for pid, digest in saved.items())
+            if fits and (best is None or len(saved) > best[0]):
+                best = (len(saved), path)
+        if best is None:
+            return None
+        try:
+            with best[1].open("rb") as f:
+                _, _, saved = marshal.load(f)
+                return marshal.load(f), set(saved)
+        except (OSError, EOFError, ValueError, TypeError):
+            return None
+
+    def save(self, state: tuple[Any, ...], papers: dict[str, str]) -> Path:
+        """Store ``state`` for the corpus ``papers``; keep the most recent snapshots only."""
+        header = self._header(papers)
+        name = hashlib.blake2b(marshal.dumps(header), digest_size=16).hexdigest()
+        path = self.folder / f"{name}.marshal"
+        if path.exists():  # the same corpus again: the state is the same
+            path.touch()
+        else:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            partial = path.with_suffix(f".{os.getpid()}.partial")
+            with partial.open("wb") as f:
+                marshal.dump(header, f)
+                marshal.dump(state, f)
+            partial.replace(path)  # atomic: an interrupted save leaves no damaged snapshot
+        saved = sorted(self.folder.glob("*.marshal"), key=lambda p: p.stat().st_mtime)
+        for old in saved[:-KEEP_SNAPSHOTS]:
+            old.unlink(missing_ok=True)
+        return path

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import networkx as nx
+import pytest
 from click.testing import CliRunner
 
 from kg.cli import main
@@ -107,7 +108,7 @@ def test_cache_gives_the_cold_graph(tmp_path: Path, repo_root: Path) -> None:
 
 
 def test_incremental_build_extracts_only_new_papers_and_gives_the_cold_graph(
-    tmp_path: Path, repo_root: Path
+    tmp_path: Path, repo_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runner = CliRunner()
     cache = tmp_path / "cache"
@@ -126,3 +127,17 @@ def test_incremental_build_extracts_only_new_papers_and_gives_the_cold_graph(
     assert base["from_cache"] == 0
     assert inc["from_cache"] == base["papers"] and inc["papers"] > base["papers"]
     assert (tmp_path / "inc.json").read_bytes() == (tmp_path / "cold.json").read_bytes()
+    # Each build saved its entity resolver: a rebuild of the same papers resolves none again.
+    from kg.extract.resolve import Resolver
+
+    added: list[str] = []
+    real_add = Resolver.add
+
+    def counted_add(self: Resolver, paper_id: str, mentions: list) -> None:
+        added.append(paper_id)
+        real_add(self, paper_id, mentions)
+
+    monkeypatch.setattr(Resolver, "add", counted_add)
+    again = build(*files, "-o", str(tmp_path / "again.json"), "--cache-dir", str(cache))
+    assert again["from_cache"] == inc["papers"] and added == []
+    assert (tmp_path / "again.json").read_bytes() == (tmp_path / "cold.json").read_bytes()
