@@ -13,7 +13,7 @@ import marshal
 import os
 import sqlite3
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import orjson
 import platformdirs
@@ -96,7 +96,15 @@ class ExtractionCache:
 SNAPSHOT_DIR = "resolution"
 #: How many snapshots to keep: one per corpus built recently with this cache directory.
 KEEP_SNAPSHOTS = 4
-_SNAPSHOT_FORMAT = 1
+_SNAPSHOT_FORMAT = 2
+_SIZE_BYTES = 8  # a snapshot file starts with its header's size
+
+
+def _header_size(f: BinaryIO) -> int:
+    size = int.from_bytes(f.read(_SIZE_BYTES), "little")
+    if not 0 < size <= os.fstat(f.fileno()).st_size - _SIZE_BYTES:
+        raise ValueError("not a snapshot")
+    return size
 
 
 def text_digest(text: str) -> str:
@@ -111,7 +119,8 @@ class ResolverSnapshots:
     resolves everything, as without a cache. A missing, stale or damaged snapshot is ignored.
 
     Written with :mod:`marshal` (plain builtins only; loading one runs no code), each file
-    holding a small header (format, namespace, the papers) and then the resolver's state.
+    holding its header's size, a small header (format, namespace, the papers) and then the
+    resolver's state, so choosing a snapshot reads only the headers.
     """
 
     def __init__(self, directory: str | Path, namespace: str) -> None:
@@ -128,7 +137,7 @@ class ResolverSnapshots:
         for path in self.folder.glob("*.marshal") if self.folder.is_dir() else ():
             try:
                 with path.open("rb") as f:
-                    fmt, namespace, saved = marshal.load(f)
+                    fmt, namespace, saved = marshal.loads(f.read(_header_size(f)))
             except (OSError, EOFError, ValueError, TypeError):
                 continue
             if fmt != _SNAPSHOT_FORMAT or namespace != self.namespace:
@@ -140,8 +149,10 @@ class ResolverSnapshots:
             return None
         try:
             with best[1].open("rb") as f:
-                _, _, saved = marshal.load(f)
-                return marshal.load(f), set(saved)
+                _, _, saved = marshal.loads(f.read(_header_size(f)))
+                # From bytes: marshal.load() on a file reads it in tiny pieces (1.2 s instead
+                # of 0.15 s for a conference's resolver).
+                return marshal.loads(f.read()), set(saved)
         except (OSError, EOFError, ValueError, TypeError):
             return None
 
@@ -155,9 +166,11 @@ class ResolverSnapshots:
         else:
             self.folder.mkdir(parents=True, exist_ok=True)
             partial = path.with_suffix(f".{os.getpid()}.partial")
+            head = marshal.dumps(header)
             with partial.open("wb") as f:
-                marshal.dump(header, f)
-                marshal.dump(state, f)
+                f.write(len(head).to_bytes(_SIZE_BYTES, "little"))
+                f.write(head)
+                f.write(marshal.dumps(state))
             partial.replace(path)  # atomic: an interrupted save leaves no damaged snapshot
         saved = sorted(self.folder.glob("*.marshal"), key=lambda p: p.stat().st_mtime)
         for old in saved[:-KEEP_SNAPSHOTS]:

@@ -284,8 +284,9 @@ class Resolver:
         r.aliases.update(aliases)
         r.papers.update(papers)
         r.named, r.expanded = set(named), dict(expanded)
+        label_of = {label.value: label for label in Label}
         r.entity_of = {
-            k: Entity(entity_id(Label(lab), k), Label(lab), name, list(al), n)
+            k: Entity(entity_id(label_of[lab], k), label_of[lab], name, list(al), n)
             for k, (lab, name, al, n) in entities.items()
         }
         return r
