@@ -239,9 +239,8 @@ def build(
     )
     assert x.similar is not None
     papers = x.ingested.papers
-    similar = x.similar.result()
     with paused_gc():
-        data = graph_data(papers, x.mentions, x.entities, similar=similar)
+        data = graph_data(papers, x.mentions, x.entities, similar=x.similar.result)
     return BuildResult(
         data=data,
         papers=papers,

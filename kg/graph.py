@@ -7,6 +7,7 @@ the first mention in that role, the highest confidence and the number of mention
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import networkx as nx
@@ -48,7 +49,7 @@ def graph_data(
     mentions_by_paper: dict[str, list[Mention]],
     entities: dict[str, Entity],
     min_concept_papers: int = MIN_CONCEPT_PAPERS,
-    similar: dict[str, NeighbourLists] | None = None,
+    similar: dict[str, NeighbourLists] | Callable[[], dict[str, NeighbourLists]] | None = None,
 ) -> dict[str, Any]:
     """The knowledge graph of ``papers`` as node-link data (``networkx.node_link_data`` with
     ``edges="links"``), nodes sorted by id and links by (source, target, key): exactly what
@@ -56,8 +57,10 @@ def graph_data(
 
     A build writes this straight to the graph file: making a networkx graph first and
     converting it back took a third of an incremental build.
+
+    ``similar`` may be a function that returns the text neighbours: a build's are computed in
+    another process, and the links are assembled here before they are needed.
     """
-    similar = similar or {}
     keep = {
         eid
         for eid, e in entities.items()
@@ -96,7 +99,8 @@ def graph_data(
                     "key": rel,
                 }
             )
-    nodes: list[dict[str, Any]] = [paper_attrs(p, similar.get(p.id)) for p in ordered]
+    neighbours = (similar() if callable(similar) else similar) or {}
+    nodes: list[dict[str, Any]] = [paper_attrs(p, neighbours.get(p.id)) for p in ordered]
     for eid in keep:
         e = entities[eid]
         nodes.append(

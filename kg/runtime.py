@@ -76,6 +76,13 @@ def paused_gc() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            if gc.get_freeze_count() == 0:
+                # Move what the block allocated to the oldest generation: else the young
+                # collections right after it scan every object it made (0.3 s of an
+                # incremental build of ICLR 2026). Cycles among them are still collected, by
+                # the next full collection.
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 
