@@ -8,9 +8,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from kg.cache import ExtractionCache, ResolverSnapshots, text_digest
 from kg.explore import data_counts
@@ -30,8 +28,12 @@ from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
 from kg.runtime import Background, paused_gc, steady_malloc
 from kg.schema import Label, Rel
-from kg.similarity import NeighbourLists, neighbour_lists
 from kg.store.file import graph_from_data, write_graph_data
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+    import networkx as nx
+
+    from kg.similarity import NeighbourLists
 
 Progress = Callable[[int], None]
 
@@ -207,6 +209,9 @@ def _read_and_extract(
     papers = ingested.papers
     similar = None
     if with_similarity:
+        # Imported here, after the warm pipeline has forked: numpy and scipy take 0.2 s.
+        from kg.similarity import neighbour_lists
+
         # Forked before spaCy is loaded, so the child stays small. Inline for small inputs,
         # where a fork costs more than it hides.
         similar = Background(neighbour_lists, papers, inline=True if len(papers) < 400 else None)

@@ -4,11 +4,12 @@ graph's shape (``kg stats``)."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+    import networkx as nx
 
 
 def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, Any]:

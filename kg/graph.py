@@ -8,14 +8,16 @@ the first mention in that role, the highest confidence and the number of mention
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from kg.models import Entity, Mention, Paper
 from kg.schema import DEFAULT_ROLE, KEY, LABEL_ATTR, NAME, TYPE_ATTR, Label, Rel
-from kg.similarity import NeighbourLists
 from kg.store.file import FORMAT_VERSION, graph_from_data
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+    import networkx as nx
+
+    from kg.similarity import NeighbourLists  # numpy and scipy: 0.2 s more
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
 #: graph keeps the *shared* ones (named methods, datasets, tasks and metrics are always kept).

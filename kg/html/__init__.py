@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from kg.html.render import render_html
 from kg.html.subgraph import DEFAULT_MAX_NODES, Selection, parse_types, select
 from kg.schema import Label
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+    import networkx as nx
 
 DEFAULT_HTML_PATH = Path("exports") / "graph.html"
 

@@ -18,9 +18,7 @@ import json
 import math
 import re
 from importlib import resources
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from kg.html.subgraph import Selection
 from kg.schema import (
@@ -33,6 +31,9 @@ from kg.schema import (
     Label,
     Rel,
 )
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+    import networkx as nx
 
 VIS_VERSION = "9.1.2"
 LABEL_MAX = 28  # characters of a node label before it is shortened with "…"

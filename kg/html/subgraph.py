@@ -22,12 +22,14 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-
-import networkx as nx
+from typing import TYPE_CHECKING
 
 from kg.errors import InputError
 from kg.related import entity_weight
 from kg.schema import ENTITY_LABELS, LABEL_ATTR, TYPE_WEIGHT, Label
+
+if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+    import networkx as nx
 
 #: Default node cap for exports without --focus. Chosen from benchmarks/html_render.py: on the
 #: 2-core machine the 400-node export of the ICLR 2026 graph is still in ~3.6 s (the seeds graph:
@@ -86,6 +88,8 @@ def neighbourhood(G: nx.MultiDiGraph, center: str, depth: int) -> set[str]:
     """Nodes within ``depth`` links of ``center``, ignoring edge direction."""
     if depth < 0:
         raise InputError(f"--depth must be 0 or more (got {depth})")
+    import networkx as nx
+
     lengths = nx.single_source_shortest_path_length(
         G.to_undirected(as_view=True), center, cutoff=depth
     )
@@ -95,6 +99,7 @@ def neighbourhood(G: nx.MultiDiGraph, center: str, depth: int) -> set[str]:
 def link_weight(G: nx.MultiDiGraph, u: str, v: str) -> float:
     """How much the link between ``u`` and ``v`` says: the weight ``kg related`` gives the entity.
 
+    >>> import networkx as nx
     >>> G = nx.MultiDiGraph()
     >>> G.add_node("p", label="Paper"); G.add_node("m", label="Method", paper_count=1)
     >>> round(link_weight(G, "p", "m"), 3)
