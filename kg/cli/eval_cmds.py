@@ -101,24 +101,31 @@ def train_scierc(data: Path | None, output: Path | None, pretrain: bool,
 @click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the model [default: the shipped "
                    "kg/extract/models/scierc_retyper.npz].")
-def train_retyper(data: Path | None, output: Path | None) -> None:
-    """Reproduce the shipped span re-typer (under a minute on one core).
+@click.option("--recovery-output", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Where to write the noun-phrase model [default: the shipped "
+                                 "kg/extract/models/scierc_recovery.npz].")
+def train_retyper(data: Path | None, output: Path | None, recovery_output: Path | None) -> None:
+    """Reproduce the shipped span re-typer and noun-phrase model (a minute on one core).
 
-    A logistic regression on SciERC train's gold spans, plus the shipped recogniser's spurious
-    train spans as "not an entity". It decides the type of each span the recogniser finds, or
-    drops it. See kg/extract/retyper.py.
+    The re-typer: a logistic regression on SciERC train's gold spans, plus the shipped
+    recogniser's spurious train spans as "not an entity". It decides the type of each span the
+    recogniser finds, or drops it. The noun-phrase model: the same classifier trained on every
+    noun phrase of SciERC train; it picks entities among the phrases the recogniser left
+    alone. See kg/extract/retyper.py.
 
     \b
     Example:
       kg train retyper --output /tmp/retyper.npz
       kg eval scierc --split dev --component model --retyper /tmp/retyper.npz
     """
-    from kg.evaluate.retyper_training import train
+    from kg.evaluate.retyper_training import train, train_recovery
     from kg.evaluate.scierc import DEFAULT_DATA
-    from kg.extract.retyper import SHIPPED_MODEL
+    from kg.extract.retyper import RECOVERY_MODEL, SHIPPED_MODEL
 
     out, n_spans, n_none = train(data or DEFAULT_DATA, output or SHIPPED_MODEL)
     click.echo(f"Trained on {n_spans} spans ({n_none} not entities); model written to {out}")
+    out, n_spans, n_none = train_recovery(data or DEFAULT_DATA, recovery_output or RECOVERY_MODEL)
+    click.echo(f"Noun-phrase model: {n_spans} phrases ({n_none} not entities), written to {out}")
 
 
 @train_group.command(name="tagger")

@@ -28,8 +28,8 @@ from kg.extract.acronyms import find_long_form, is_acronym
 from kg.extract.lexicon import Lexicon, load_lexicon
 from kg.extract.names import COINED, DATASET_SUFFIX, PROPN_LIKE, is_name_like
 from kg.extract.normalize import singularize
+from kg.extract.retyper import RECOVERY_MODEL, TOKVEC_KEY, Retyper, noun_phrases
 from kg.extract.retyper import SHIPPED_MODEL as RETYPER_MODEL
-from kg.extract.retyper import Retyper
 from kg.schema import DEFAULT_ROLE, Label, Rel
 
 CANDIDATES = "kg_candidates"
@@ -804,10 +804,12 @@ SCIERC_TO_KG = {
     "kg_trained_ner",
     assigns=["doc.spans"],
     requires=["token.text"],
-    default_config={"path": "", "retyper": str(RETYPER_MODEL)},
+    default_config={"path": "", "retyper": str(RETYPER_MODEL), "recovery": str(RECOVERY_MODEL)},
 )
-def make_trained_ner(nlp: Language, name: str, path: str, retyper: str) -> TrainedRecognizer:
-    return TrainedRecognizer(nlp, path, retyper)
+def make_trained_ner(
+    nlp: Language, name: str, path: str, retyper: str, recovery: str
+) -> TrainedRecognizer:
+    return TrainedRecognizer(nlp, path, retyper, recovery)
 
 
 class TrainedRecognizer:
@@ -820,20 +822,37 @@ class TrainedRecognizer:
     (or the path is empty).
     """
 
-    def __init__(self, nlp: Language, path: str, retyper: str = "") -> None:
+    def __init__(self, nlp: Language, path: str, retyper: str = "", recovery: str = "") -> None:
         import spacy
 
         self.model = spacy.load(path, vocab=nlp.vocab)
         self.retyper: Retyper | None = None
+        self.recovery: Retyper | None = None
         if retyper and Path(retyper).is_file():
             # The recogniser leaves its token vectors on each doc for the re-typer, which
             # pops them (a doc must not carry them into kg_mentions or another process).
             self.retyper = Retyper.attach(self.model.get_pipe("ner"), retyper)
+            if recovery and Path(recovery).is_file():
+                self.recovery = Retyper.load(recovery, ner=self.model.get_pipe("ner"))
+
+    def _recovered(self, doc: Doc, found: list[Span]) -> list[tuple[int, int, str]]:
+        """Entities among the noun phrases outside the recogniser's spans (``recovery``)."""
+        if self.recovery is None:
+            return []
+        tags = [t.tag_ for t in doc]
+        phrases = noun_phrases(tags, [(sp.start, sp.end) for sp in found])
+        words = [t.text for t in doc]
+        tokvecs = doc.user_data.get(TOKVEC_KEY)
+        return self.recovery.retype_tokens(words, tags, phrases, tokvecs)
 
     def _collect(self, doc: Doc) -> Doc:
         _ensure_group(doc)
         if self.retyper is not None:
-            doc.ents = self.retyper.retype(doc, list(doc.ents))
+            found = list(doc.ents)
+            recovered = self._recovered(doc, found)  # before retype() takes the token vectors
+            doc.ents = self.retyper.retype(doc, found) + [
+                Span(doc, s, e, label=label) for s, e, label in recovered
+            ]
         for ent in doc.ents:
             label = SCIERC_TO_KG.get(ent.label_)
             if label is None:

@@ -12,6 +12,7 @@ from kg.extract.components import TrainedRecognizer
 from kg.extract.pipeline import SHIPPED_MODEL_DIR, Extractor, load_pipeline
 from kg.extract.retyper import (
     CLASSES,
+    RECOVERY_MODEL,
     SHIPPED_MODEL,
     TOKVEC_KEY,
     Retyper,
@@ -59,14 +60,39 @@ def recognised(nlp: Any, rec: TrainedRecognizer, text: str) -> Doc:
     return rec.model.get_pipe("ner")(tagged(nlp, text))
 
 
-def test_model_file_is_plain_arrays() -> None:
-    with np.load(SHIPPED_MODEL, allow_pickle=False) as z:  # raises on any pickled object
+@pytest.mark.parametrize("path", [SHIPPED_MODEL, RECOVERY_MODEL])
+def test_model_files_are_plain_arrays(path: Any) -> None:
+    with np.load(path, allow_pickle=False) as z:  # raises on any pickled object
         assert {"feats", "w_sparse", "w_dense", "bias", "classes"} <= set(z.files)
         assert all(z[k].dtype != object for k in z.files)
         assert tuple(z["classes"]) == CLASSES
-    rt = Retyper.load(SHIPPED_MODEL)
+    rt = Retyper.load(path)
     assert rt.w_sparse.shape == (len(rt.feats), len(CLASSES))
     assert rt.vectors is None and rt.scorer is None  # no recogniser given: classifier alone
+
+
+def test_recovered_phrases_lie_outside_the_recognisers_spans(
+    nlp: Any, recognizer: TrainedRecognizer
+) -> None:
+    assert recognizer.recovery is not None and recognizer.recovery.alpha == 0.0
+    for text in TEXTS:
+        doc = recognised(nlp, recognizer, text)
+        found = list(doc.ents)
+        recovered = recognizer._recovered(doc, found)
+        doc.user_data.pop(TOKVEC_KEY, None)
+        for s, e, label in recovered:
+            assert label in CLASSES[:5]
+            assert not any(f.start < e and s < f.end for f in found)
+            assert all(t.tag_.startswith(("NN", "JJ", "VB", "CD", "HYPH")) for t in doc[s:e])
+            assert doc[e - 1].tag_.startswith("NN")  # a phrase ends at its noun
+    # Were the recogniser to miss every phrase of a sentence, the model keeps the entities.
+    doc = recognised(nlp, recognizer, "We use dynamic programming and beam search for "
+                     "decoding , and report word error rate on spontaneous speech .")
+    kept = {doc[s:e].text: label for s, e, label in recognizer._recovered(doc, [])}
+    doc.user_data.pop(TOKVEC_KEY, None)
+    assert kept.get("dynamic programming") == "Method"
+    assert kept.get("spontaneous speech") == "Material"
+    assert "word error rate" not in kept or kept["word error rate"] == "Metric"
 
 
 def test_retype_changes_keeps_and_drops(nlp: Any, recognizer: TrainedRecognizer) -> None:
@@ -161,6 +187,6 @@ def test_deterministic(nlp: Any, recognizer: TrainedRecognizer) -> None:
 
 def test_disabled_without_a_model_file(nlp: Any, tmp_path: Any) -> None:
     rec = TrainedRecognizer(nlp, str(SHIPPED_MODEL_DIR), str(tmp_path / "absent.npz"))
-    assert rec.retyper is None
+    assert rec.retyper is None and rec.recovery is None
     doc = rec(tagged(nlp, TEXT))
     assert TOKVEC_KEY not in doc.user_data and len(doc.spans["kg_candidates"]) > 0
