@@ -28,7 +28,13 @@ from kg.extract.acronyms import find_long_form, is_acronym
 from kg.extract.lexicon import Lexicon, load_lexicon
 from kg.extract.names import COINED, DATASET_SUFFIX, PROPN_LIKE, is_name_like
 from kg.extract.normalize import singularize
-from kg.extract.retyper import RECOVERY_MODEL, TOKVEC_KEY, Retyper, noun_phrases
+from kg.extract.retyper import (
+    RECOVERY_MODEL,
+    TOKVEC_KEY,
+    Retyper,
+    noun_phrases,
+    words_and_tags,
+)
 from kg.extract.retyper import SHIPPED_MODEL as RETYPER_MODEL
 from kg.schema import DEFAULT_ROLE, Label, Rel
 
@@ -835,13 +841,14 @@ class TrainedRecognizer:
             if recovery and Path(recovery).is_file():
                 self.recovery = Retyper.load(recovery, ner=self.model.get_pipe("ner"))
 
-    def _recovered(self, doc: Doc, found: list[Span]) -> list[tuple[int, int, str]]:
+    def _recovered(
+        self, doc: Doc, found: list[Span], words_tags: tuple[list[str], list[str]] | None = None
+    ) -> list[tuple[int, int, str]]:
         """Entities among the noun phrases outside the recogniser's spans (``recovery``)."""
         if self.recovery is None:
             return []
-        tags = [t.tag_ for t in doc]
+        words, tags = words_tags or words_and_tags(doc)
         phrases = noun_phrases(tags, [(sp.start, sp.end) for sp in found])
-        words = [t.text for t in doc]
         tokvecs = doc.user_data.get(TOKVEC_KEY)
         return self.recovery.retype_tokens(words, tags, phrases, tokvecs)
 
@@ -849,8 +856,10 @@ class TrainedRecognizer:
         _ensure_group(doc)
         if self.retyper is not None:
             found = list(doc.ents)
-            recovered = self._recovered(doc, found)  # before retype() takes the token vectors
-            doc.ents = self.retyper.retype(doc, found) + [
+            words_tags = words_and_tags(doc)
+            # Before retype(), which takes the token vectors off the doc.
+            recovered = self._recovered(doc, found, words_tags)
+            doc.ents = self.retyper.retype(doc, found, words_tags) + [
                 Span(doc, s, e, label=label) for s, e, label in recovered
             ]
         for ent in doc.ents:

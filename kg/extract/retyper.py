@@ -377,6 +377,14 @@ def install_hook(ner: Any) -> None:
         layer._func = _hooked_forward(layer._func)
 
 
+def words_and_tags(doc: Any) -> tuple[list[str], list[str]]:
+    """A doc's token texts and POS tags as lists (from one array: making Token objects to read
+    them costs four times as much)."""
+    strings = doc.vocab.strings
+    arr = doc.to_array(["ORTH", "TAG"])
+    return [strings[int(o)] for o in arr[:, 0]], [strings[int(t)] for t in arr[:, 1]]
+
+
 def pop_tokvecs(doc: Any) -> np.ndarray | None:
     """Take the recogniser's token vectors off ``doc``. They are big, and a doc that is kept,
     pickled or sent to another process must not carry them."""
@@ -545,8 +553,11 @@ class Retyper:
             return []
         return self.decide(spans, self.proba(words, tags, spans, tokvecs))
 
-    def retype(self, doc: Any, spans: Sequence[Any]) -> list[Any]:
+    def retype(
+        self, doc: Any, spans: Sequence[Any], words_tags: tuple[list[str], list[str]] | None = None
+    ) -> list[Any]:
         """The recogniser's spans on ``doc`` (spaCy Spans) → re-typed spans, some dropped.
+        ``words_tags``: :func:`words_and_tags` of the doc, when the caller has them.
 
         Consumes the token vectors :func:`install_hook` left on the doc, so call it once per
         doc, right after the recogniser ran.
@@ -556,9 +567,6 @@ class Retyper:
         tokvecs = pop_tokvecs(doc)
         if not spans:
             return []
-        strings = doc.vocab.strings
-        arr = doc.to_array(["ORTH", "TAG"])
-        words = [strings[int(o)] for o in arr[:, 0]]
-        tags = [strings[int(t)] for t in arr[:, 1]]
+        words, tags = words_tags or words_and_tags(doc)
         kept = self.retype_tokens(words, tags, [(sp.start, sp.end) for sp in spans], tokvecs)
         return [Span(doc, s, e, label=label) for s, e, label in kept]
