@@ -22,7 +22,7 @@ from kg.extract.pipeline import (
     model_name,
     pipeline_version,
 )
-from kg.extract.resolve import Resolver
+from kg.extract.resolve import Resolver, resolution_version
 from kg.graph import graph_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
@@ -85,7 +85,9 @@ def extract_and_resolve(
     texts = [p.abstract for p in papers]
     namespace = f"{model_name(model)}:{pipeline_version()}"
     cache = ExtractionCache(cache_dir, namespace) if cache_dir else None
-    snapshots = ResolverSnapshots(cache_dir, namespace) if cache_dir else None
+    snapshots = (
+        ResolverSnapshots(cache_dir, f"{namespace}:{resolution_version()}") if cache_dir else None
+    )
     digests = {p.id: text_digest(p.abstract) for p in papers} if snapshots else {}
     with paused_gc():
         raw: dict[str, list[dict[str, Any]]] = cache.get_many(texts) if cache else {}
@@ -96,13 +98,14 @@ def extract_and_resolve(
         elsewhere.submit(todo)
     elif warm is not None:
         warm.close()
+    resolver = Resolver()
     resolved: set[str] = set()  # papers the snapshot has resolved already
     if restored is not None:
-        with paused_gc():
-            resolver = Resolver.from_state(restored[0])
-        resolved = restored[1]
-    else:
-        resolver = Resolver()
+        try:
+            with paused_gc():
+                resolver, resolved = Resolver.from_state(restored[0]), restored[1]
+        except (ValueError, TypeError, KeyError, AttributeError):
+            pass  # not a state this code wrote: resolve every paper
     mentions: dict[str, list[Mention]] = {}
 
     def add_ready() -> None:

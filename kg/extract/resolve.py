@@ -79,6 +79,21 @@ def known_terms() -> frozenset[str]:
     return frozenset(normalize_key(n) for n in [*names, *lex.metric_terms])
 
 
+@lru_cache(maxsize=1)
+def resolution_version() -> str:
+    """A fingerprint of the resolution code (this module and :mod:`kg.schema`). A saved
+    resolver (:class:`kg.cache.ResolverSnapshots`) holds entities this code made, so changing it
+    must make old snapshots unusable; the extraction cache does not depend on it."""
+    import hashlib
+    from pathlib import Path
+
+    import kg.schema
+
+    h = hashlib.sha256(Path(__file__).read_bytes())
+    h.update(Path(kg.schema.__file__).read_bytes())
+    return h.hexdigest()[:16]
+
+
 def _pick_label(votes: dict[Label, int]) -> Label:
     return max(votes, key=lambda lab: (votes[lab], -TYPE_ORDER.index(lab)))
 

@@ -141,3 +141,20 @@ def test_incremental_build_extracts_only_new_papers_and_gives_the_cold_graph(
     again = build(*files, "-o", str(tmp_path / "again.json"), "--cache-dir", str(cache))
     assert again["from_cache"] == inc["papers"] and added == []
     assert (tmp_path / "again.json").read_bytes() == (tmp_path / "cold.json").read_bytes()
+
+
+def test_a_snapshot_this_code_did_not_write_is_ignored(
+    tmp_path: Path, repo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kg.cache import ResolverSnapshots
+
+    runner = CliRunner()
+    seeds = str(repo_root / "seeds")
+    cold = runner.invoke(main, ["build", seeds, "-o", str(tmp_path / "cold.json"), "--no-cache"])
+    assert cold.exit_code == 0, cold.output
+    monkeypatch.setattr(ResolverSnapshots, "load", lambda self, papers: (("junk",), {"p"}))
+    odd = runner.invoke(
+        main, ["build", seeds, "-o", str(tmp_path / "odd.json"), "--cache-dir", str(tmp_path)]
+    )
+    assert odd.exit_code == 0, odd.output
+    assert (tmp_path / "odd.json").read_bytes() == (tmp_path / "cold.json").read_bytes()
