@@ -115,7 +115,7 @@ class Resolver:
     ``finish()`` is incremental: it recomputes only the entities whose keys papers added since
     the last ``finish()`` touched (or whose acronym expansion changed), so a resolver saved with
     :meth:`state` and restored with :meth:`from_state` resolves a corpus grown by a few papers
-    in a fraction of the time (:mod:`kg.resolution_cache`). The first ``finish()`` computes
+    in a fraction of the time (:class:`kg.cache.ResolverSnapshots`). The first ``finish()`` computes
     every entity, with the same code.
     """
 
