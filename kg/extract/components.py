@@ -27,7 +27,7 @@ from spacy.tokens import Doc, Span
 from kg.extract.acronyms import find_long_form, is_acronym
 from kg.extract.lexicon import Lexicon, load_lexicon
 from kg.extract.names import COINED, DATASET_SUFFIX, PROPN_LIKE, is_name_like
-from kg.extract.normalize import singularize
+from kg.extract.normalize import balanced_prefix, singularize
 from kg.extract.retyper import (
     RECOVERY_MODEL,
     TOKVEC_KEY,
@@ -719,7 +719,11 @@ class MentionSelector:
                 extra.append(Span(doc, head.i, head.i + 1, label=str(Label.CONCEPT), kb_id="head"))
         spans = sorted(chosen + extra, key=lambda s: (s.start, -(s.end - s.start)))
         for span in spans:
-            text = span.text
+            # Half an aside is no part of a name ("AE)-based", "T2I-ReasonBench(+3.7"): keep
+            # what comes before it, or nothing when that is not a word.
+            text = balanced_prefix(span.text)
+            if text != span.text and sum(c.isalnum() for c in text) < 2:
+                continue
             acr = defined_acronym(text, acronyms)
             if acr and acr in long_label:
                 canonical, label = acronyms[acr], long_label[acr]
@@ -730,7 +734,7 @@ class MentionSelector:
             mentions.append(
                 {
                     "start": span.start_char,
-                    "end": span.end_char,
+                    "end": span.start_char + len(text),
                     "text": text,
                     "label": label,
                     "role": str(DEFAULT_ROLE[Label(label)]),

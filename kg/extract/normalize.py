@@ -91,3 +91,31 @@ def acronym_letters(acronym: str) -> str:
     if _ACRONYM_PLURAL.match(acronym):
         acronym = acronym[:-1]
     return "".join(ch.lower() for ch in acronym if ch.isalnum())
+
+
+_BRACKETS = {")": "(", "]": "["}
+_TRAILING = " \t-–—,;:/"
+
+
+def balanced_prefix(text: str) -> str:
+    """``text`` up to its first bracket that is never matched, without trailing separators.
+
+    A span cut at token boundaries can keep half of an aside, as the tokenizer glues brackets
+    to words ("(AE)-based" gives the token "AE)-based"); the name is what comes before.
+
+    >>> balanced_prefix("AE)-based"), balanced_prefix("T2I-ReasonBench(+3.7")
+    ('AE', 'T2I-ReasonBench')
+    >>> balanced_prefix("Adaptive Temperature Sampling)"), balanced_prefix("DPM-Solver++ (2M)")
+    ('Adaptive Temperature Sampling', 'DPM-Solver++ (2M)')
+    >>> balanced_prefix("mean pooling ( MP )")
+    'mean pooling ( MP )'
+    """
+    opened: list[tuple[str, int]] = []
+    for i, c in enumerate(text):
+        if c in "([":
+            opened.append((c, i))
+        elif c in _BRACKETS:
+            if not opened or opened[-1][0] != _BRACKETS[c]:
+                return text[:i].rstrip(_TRAILING)
+            opened.pop()
+    return text[: opened[0][1]].rstrip(_TRAILING) if opened else text

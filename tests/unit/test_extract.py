@@ -108,6 +108,18 @@ def test_recognised_asides_and_quantities() -> None:
     ]
 
 
+def test_no_mention_keeps_half_an_aside(extractor: Extractor) -> None:
+    text = (
+        "We compare against Dream-v0-Instruct-7B) and LLaDA. Our Any-Step Defense (ASD) uses "
+        "a variational autoencoder (VAE)-based tokenizer and DPM-Solver++ (2M)."
+    )
+    mentions = extractor.extract_texts([text])[0]
+    for m in mentions:
+        assert m.text.count("(") == m.text.count(")"), m.text
+        assert text[m.start : m.end] == m.text
+    assert "Dream-v0-Instruct-7B" in by_text(mentions)
+
+
 def test_offsets_and_evidence_point_into_the_text(extractor: Extractor) -> None:
     text = "Retrieval is old. We evaluate on ImageNet and report top-1 accuracy."
     for m in extractor.extract_texts([text])[0]:
