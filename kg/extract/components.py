@@ -93,6 +93,26 @@ def definition_parts(span: Span) -> tuple[Span, Span] | None:
     return None
 
 
+def without_acronym_asides(span: Span, text: str, acronyms: dict[str, str]) -> str:
+    """``text`` (the span's text, perhaps cut short) without the "( ACR )" asides inside it that
+    spell out an acronym this abstract defines: "abundant supervised fine-tuning ( SFT ) data"
+    names the same thing as "abundant supervised fine-tuning data", and ACR has a mention of
+    its own. An aside that ends the span is a definition (:func:`definition_parts`); other
+    asides ("LLaMA3 ( 8B )") are part of a name."""
+    out, last = [], 0
+    for i in range(span.start + 1, span.end - 3):
+        tok, inner, close = span.doc[i], span.doc[i + 1], span.doc[i + 2]
+        if tok.text == "(" and close.text == ")" and defined_acronym(inner.text, acronyms):
+            start, end = tok.idx - span.start_char, close.idx + 1 - span.start_char
+            if end >= len(text):
+                break
+            out.append(text[last:start].rstrip())
+            last = end
+    if not out:
+        return text
+    return " ".join([*out, text[last:].lstrip()])
+
+
 def _core(span: Span) -> Span:
     """The part of a span that names its entity: the long form of a definition."""
     parts = definition_parts(span)
@@ -728,7 +748,9 @@ class MentionSelector:
             if acr and acr in long_label:
                 canonical, label = acronyms[acr], long_label[acr]
             else:
-                canonical = named.get((span.start, span.end), text)
+                canonical = named.get((span.start, span.end)) or without_acronym_asides(
+                    span, text, acronyms
+                )
                 label = span.label_
             sent = span.sent if doc.has_annotation("SENT_START") else doc[:]
             mentions.append(

@@ -120,6 +120,37 @@ def test_no_mention_keeps_half_an_aside(extractor: Extractor) -> None:
     assert "Dream-v0-Instruct-7B" in by_text(mentions)
 
 
+def test_a_defined_acronym_inside_a_phrase_is_left_out_of_its_name(extractor: Extractor) -> None:
+    text = (
+        "We release abundant supervised fine-tuning (SFT) data. We test LLaMA3 (8B) on "
+        "out-of-distribution (OOD) data."
+    )
+    canonical = {m.text: m.canonical for m in extractor.extract_texts([text])[0]}
+    assert canonical["abundant supervised fine-tuning (SFT) data"] == (
+        "abundant supervised fine-tuning data"
+    )
+    assert canonical["out-of-distribution (OOD) data"] == "out-of-distribution data"
+
+
+def test_only_asides_that_spell_out_a_defined_acronym_are_left_out() -> None:
+    import spacy
+
+    from kg.extract.components import without_acronym_asides
+
+    nlp = spacy.blank("en")
+    acronyms = {"SFT": "supervised fine-tuning"}
+
+    def name(text: str) -> str:
+        doc = nlp(text)
+        return without_acronym_asides(doc[:], doc.text, acronyms)
+
+    assert name("abundant supervised fine-tuning ( SFT ) data") == (
+        "abundant supervised fine-tuning data"
+    )
+    assert name("LLaMA3 ( 8B ) model") == "LLaMA3 ( 8B ) model"  # a size is part of a name
+    assert name("supervised fine-tuning ( SFT )") == "supervised fine-tuning ( SFT )"
+
+
 def test_offsets_and_evidence_point_into_the_text(extractor: Extractor) -> None:
     text = "Retrieval is old. We evaluate on ImageNet and report top-1 accuracy."
     for m in extractor.extract_texts([text])[0]:
