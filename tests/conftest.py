@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import networkx as nx
 import pytest
@@ -15,6 +19,24 @@ IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def benchmark_module() -> Callable[[str], ModuleType]:
+    """Imports a script of ``benchmarks/`` by name (they are scripts, not a package)."""
+    bench = REPO_ROOT / "benchmarks"
+
+    def load(name: str) -> ModuleType:
+        if str(bench) not in sys.path:
+            sys.path.insert(0, str(bench))  # for their ``import _common``
+        spec = importlib.util.spec_from_file_location(name, bench / f"{name}.py")
+        assert spec and spec.loader
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up
+        spec.loader.exec_module(module)
+        return module
+
+    return load
 
 
 def shared_data_dir() -> Path | None:

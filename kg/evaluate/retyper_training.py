@@ -36,6 +36,7 @@ from kg.extract.retyper import (
     TokenSpan,
     noun_phrases,
     span_features,
+    words_and_tags,
 )
 
 #: One training abstract: its words, POS tags and the spans to classify.
@@ -66,7 +67,8 @@ def training_examples(nlp: Any, data_dir: str | Path) -> tuple[list[Example], li
             if (ent.start, ent.end) not in gold:
                 spans.append((ent.start, ent.end))
                 labels.append("NONE")
-        examples.append(([t.text for t in doc], [t.tag_ for t in doc], spans))
+        words, tags = words_and_tags(doc)
+        examples.append((words, tags, spans))
     return examples, labels
 
 
@@ -147,10 +149,10 @@ def recovery_examples(nlp: Any, data_dir: str | Path) -> tuple[list[Example], li
     labels: list[str] = []
     for d, doc in zip(docs, nlp.pipe([d.text for d in docs], batch_size=64), strict=True):
         gold = gold_token_spans(doc, d.gold)
-        tags = [t.tag_ for t in doc]
+        words, tags = words_and_tags(doc)
         spans = noun_phrases(tags)
         labels += [gold.get(span, "NONE") for span in spans]
-        examples.append(([t.text for t in doc], tags, spans))
+        examples.append((words, tags, spans))
     return examples, labels
 
 

@@ -64,7 +64,6 @@ def graph_from_data(data: dict[str, Any]) -> nx.MultiDiGraph:
 
 def load_graph(path: str | Path = DEFAULT_GRAPH_PATH) -> nx.MultiDiGraph:
     """Read a graph written by :func:`save_graph`."""
-
     path = Path(path)
     if not path.exists():
         raise GraphFileError(f"{path}: no graph file here (build one with `kg build INPUT...`)")

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,14 +11,8 @@ BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 @pytest.fixture(scope="module")
-def ig():  # noqa: ANN201
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("iclr_gold", BENCH / "iclr_gold.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["iclr_gold"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+def ig(benchmark_module):  # noqa: ANN001, ANN201
+    return benchmark_module("iclr_gold")
 
 
 def item(ig, names: list[str], type_: str, proposes: bool = False, uncertain: bool = False):  # noqa: ANN001, ANN201

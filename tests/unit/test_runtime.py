@@ -21,5 +21,18 @@ def test_steady_malloc_applies_on_glibc_only() -> None:
     glibc = platform.libc_ver()[0] == "glibc"
     assert steady_malloc() is glibc
     assert steady_malloc() is glibc  # once per process, then cached
-    buffers = [bytearray(1 << 20) for _ in range(8)]  # malloc still works
-    assert sum(len(b) for b in buffers) == 8 << 20
+
+
+def test_what_a_pause_allocated_is_not_left_to_young_collections() -> None:
+    thresholds = gc.get_threshold()
+    gc.set_threshold(10**9)  # no automatic collection may reset the counts meanwhile
+    try:
+        with paused_gc():
+            made = [[] for _ in range(20_000)]
+        young = gc.get_count()[0]
+        del made
+    finally:
+        gc.set_threshold(*thresholds)
+    # Moved to the oldest generation, not counted against the young one (which would make the
+    # next young collection scan all 20k lists).
+    assert young < 1_000, young

@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import SimpleNamespace
-
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
+from collections.abc import Callable
+from types import ModuleType, SimpleNamespace
 
 
-def test_each_mismatch_gets_one_kind() -> None:
-    sys.path.insert(0, str(BENCH))
-    spec = importlib.util.spec_from_file_location("scierc_errors", BENCH / "scierc_errors.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+def test_each_mismatch_gets_one_kind(benchmark_module: Callable[[str], ModuleType]) -> None:
+    module = benchmark_module("scierc_errors")
     text = "We use graph neural networks for link prediction on Cora with accuracy ."
     gold = [
         (7, 28, "Method"),  # predicted exactly
