@@ -35,8 +35,11 @@ _DIGIT = re.compile(r"\d")
 #: Types whose nodes must be names (others become concepts).
 NAMED_TYPES = frozenset({Label.METHOD, Label.DATASET, Label.TASK, Label.METRIC})
 #: Tasks are mostly lower-case phrases ("object referring"), so for them a name's evidence is
-#: rare; a task phrase that several papers address is a shared research problem and stays a task.
+#: rare; a task phrase that several papers address is a shared research problem and stays a task
+#: if it reads like one (:func:`reads_as_task`).
 TASK_MIN_PAPERS = 2
+#: Trailing words that only say "a task" ("code generation tasks"): the head is the word before.
+_TASK_WORDS = frozenset({"task", "problem", "setting", "benchmark"})
 #: Mention sources that only fire on names or known terms.
 NAME_EVIDENCE = frozenset({"gazetteer", "lexicon", "coined", "named_dataset", "acronym", "defined"})
 
@@ -70,6 +73,38 @@ def is_model_class(key: str, names: dict[str, int]) -> bool:
 
 
 @lru_cache(maxsize=1)
+def _task_words() -> tuple[frozenset[str], frozenset[str]]:
+    from kg.extract.lexicon import load_lexicon, read_data_lines
+
+    modifiers = frozenset(w.lower() for w in read_data_lines("generic_modifiers.txt"))
+    return load_lexicon().task_heads, modifiers
+
+
+def reads_as_task(key: str, name: str) -> bool:
+    """Whether a task phrase with no name's evidence reads as a research task: its head (before
+    a trailing "tasks") is a task head of ``task_heads.txt`` ("generation", "reasoning") or a
+    gerund after a modifier ("object referring"), and no word before it rates or places it
+    (``generic_modifiers.txt``: "real-world", "complex").
+
+    >>> reads_as_task("code-generation-task", "code generation tasks")
+    True
+    >>> [reads_as_task(k, n) for k, n in [("real-world-application", "real-world applications"),
+    ...     ("complex-reasoning", "complex reasoning"), ("model-design", "model design")]]
+    [False, False, False]
+    """
+    heads, modifiers = _task_words()
+    words = key.split("-")
+    while len(words) > 1 and words[-1] in _TASK_WORDS:
+        words.pop()
+    head = words[-1]
+    # A gerund after a modifier names an activity too ("object referring", "image captioning").
+    gerund = len(words) > 1 and head.endswith("ing")
+    if not gerund and head not in heads and "-".join(words[-2:]) not in heads:
+        return False
+    return not any(w in modifiers for w in name.lower().split()[:-1])
+
+
+@lru_cache(maxsize=1)
 def known_terms() -> frozenset[str]:
     """Merge keys of every name in the shipped gazetteers and the curated metric list."""
     from kg.extract.lexicon import load_lexicon
@@ -91,6 +126,7 @@ def resolution_version() -> str:
 
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(Path(kg.schema.__file__).read_bytes())
+    h.update("\n".join(_task_words()[1]).encode())
     return h.hexdigest()[:16]
 
 
@@ -243,9 +279,13 @@ class Resolver:
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
         if label in NAMED_TYPES and not named and key not in self.known:
-            if not (label == Label.TASK and len(papers) >= TASK_MIN_PAPERS):
+            if not (
+                label == Label.TASK
+                and len(papers) >= TASK_MIN_PAPERS
+                and reads_as_task(key, _pick_name(forms))
+            ):
                 label = Label.CONCEPT
-        elif label == Label.METHOD and is_model_class(key, forms):
+        elif is_model_class(key, forms):  # "Multimodal Large Language Models" is no task either
             label = Label.CONCEPT
         name = _pick_name(forms)
         return Entity(

@@ -112,6 +112,28 @@ def test_only_names_and_known_terms_keep_a_named_type() -> None:
     }
 
 
+def test_shared_task_phrases_must_read_as_tasks() -> None:
+    """Two papers sharing a lower-case task phrase keep it a task only when it reads as one:
+    a task head or a gerund, and no word that rates or places it."""
+
+    def both(text: str, label: Label = Label.TASK) -> dict[str, list[Mention]]:
+        return {f"p{i}": [mention(text, label)] for i in range(2)}
+
+    def label_of(text: str, label: Label = Label.TASK) -> Label:
+        (entity,) = resolve_entities(both(text, label)).values()
+        return entity.label
+
+    assert label_of("temporal reasoning") == Label.TASK
+    assert label_of("code generation tasks") == Label.TASK
+    assert label_of("object referring") == Label.TASK
+    assert label_of("real-world applications") == Label.CONCEPT  # no task head
+    assert label_of("model design") == Label.CONCEPT
+    assert label_of("complex reasoning") == Label.CONCEPT  # rated, not named
+    assert label_of("final prediction") == Label.CONCEPT
+    # A broad class of models is a concept whatever type the recogniser gave it.
+    assert label_of("multimodal large language models") == Label.CONCEPT
+
+
 def test_graph_follows_schema() -> None:
     papers, mentions = corpus()
     entities = resolve_entities(mentions)
