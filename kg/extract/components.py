@@ -59,6 +59,10 @@ PRIORITY = {
 UNKNOWN = "Unknown"
 #: Tokens that start a quantity ("+0.46 dB"), never an entity.
 SIGNS = frozenset({"+", "-", "±", "~", "≈", "<", ">", "≤", "≥", "×"})
+#: Penn tags of finite verbs and modals, which no entity name holds.
+FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+#: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition.
+DANGLING_TAGS = frozenset({"CC", "DT", "IN", "TO"})
 #: Sources whose candidates are names (a name inside a longer chosen phrase is kept, nested).
 NAME_SOURCES = {"gazetteer", "coined", "named_dataset", "lexicon"}
 
@@ -111,6 +115,110 @@ def without_acronym_asides(span: Span, text: str, acronyms: dict[str, str]) -> s
     if not out:
         return text
     return " ".join([*out, text[last:].lstrip()])
+
+
+def in_compound(doc: Doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` are a piece of a hyphenated word rather than a word of their
+    own: "SGD" in "INO-SGD", "INO" in "INO-SGD", "thought" in "chain-of-thought". A name followed
+    by a lower-case suffix is whole: "GRPO" in "GRPO-based", "AdamW" in "AdamW-trained".
+    """
+
+    def attached_hyphen(i: int) -> bool:  # token i is a hyphen written inside a word
+        return (
+            0 < i < len(doc) - 1 and doc[i].text == "-" and not doc[i - 1].whitespace_
+        ) and not doc[i].whitespace_
+
+    if attached_hyphen(start - 1):
+        return True
+    if attached_hyphen(end):
+        nxt = doc[end + 1].text
+        return nxt[:1].isupper() or nxt[:1].isdigit()
+    return False
+
+
+#: Words between members of a list ("DeltaNet, Mamba or xLSTM").
+_LIST_JOINS = frozenset({",", "or", "and", "/"})
+#: Words that introduce examples of what comes before them ("methods such as Best-of-N").
+_EXAMPLE_CUES = (("such", "as"), ("e.g.",), ("e.g",), ("including",), ("like",))
+#: Types whose members a list passes on: a list of names names things of one type.
+_LISTED_TYPES = frozenset({str(Label.METHOD), str(Label.DATASET), str(Label.METRIC)})
+_STOP_END = frozenset({",", ".", ";", ":", "(", ")", "[", "]"})
+#: Penn tag prefixes of words that are no name: verbs, pronouns, determiners, prepositions.
+_NOT_NAME_TAGS = ("VB", "PRP", "DT", "IN", "CC", "W", "MD", "TO")
+
+
+def _written_word(doc: Doc, i: int) -> int:
+    """End of the whitespace-delimited word that starts at token ``i`` ("Best-of-N")."""
+    j = i + 1
+    while j < len(doc) and not doc[j - 1].whitespace_ and doc[j].text not in _STOP_END:
+        j += 1
+    return j
+
+
+def listed_names(doc: Doc, chosen: list[Span], taken: list[bool]) -> list[Span]:
+    """Names that nothing recognised but that a list puts beside recognised ones, or that
+    follow "such as" after a typed phrase: "DeltaNet, **Mamba** or xLSTM", "test-time scaling
+    methods, such as **Best-of-N**". A member must be written as a name (a capital, not at
+    the start of a sentence) and be one word; it takes the type of its neighbour (source
+    "listed"). Marks the tokens it takes in ``taken``.
+    """
+    found: list[Span] = []
+
+    def add(i: int, label: str) -> None:
+        if i >= len(doc) or taken[i] or doc[i].is_sent_start:
+            return
+        end = _written_word(doc, i)
+        word = doc[i:end]
+        text = word.text
+        if not (text[:1].isupper() and any(c.isalpha() for c in text)) or any(taken[i:end]):
+            return
+        if end < len(doc) and doc[end].tag_.startswith("NN"):
+            return  # the first word of a longer phrase ("Mamba layers"): not a name alone
+        if doc[i].is_stop or doc[i].tag_.startswith(_NOT_NAME_TAGS):
+            return
+        for k in range(i, end):
+            taken[k] = True
+        found.append(Span(doc, i, end, label=label, kb_id="listed"))
+
+    for span in chosen:
+        label = span.label_
+        if label not in _LISTED_TYPES:
+            continue
+        e = span.end
+        if span.text[:1].isupper() or COINED.match(span.text):
+            # "A, B or C": the next member, and the one before
+            if e + 1 < len(doc) and doc[e].text in _LIST_JOINS:
+                nxt = e + 1 + (doc[e + 1].text in {"or", "and"})
+                add(nxt, label)
+            s = span.start
+            if s >= 2 and doc[s - 1].text in _LIST_JOINS:
+                b = s - 2
+                while b > 0 and not doc[b - 1].whitespace_ and doc[b - 1].text not in _STOP_END:
+                    b -= 1  # back to the start of a hyphenated word
+                if b == 0 or doc[b - 1].text in _LIST_JOINS or doc[b - 1].lower_ in {"as", "("}:
+                    add(b, label)
+        j = e + (e < len(doc) and doc[e].text == ",")
+        for cue in _EXAMPLE_CUES:
+            if [t.lower_ for t in doc[j : j + len(cue)]] == list(cue):
+                first = j + len(cue)
+                add(first + (first < len(doc) and doc[first].text == ","), label)
+                break
+    return found
+
+
+def split_coordinated_names(doc: Doc, start: int, end: int) -> list[tuple[int, int]]:
+    """The parts of tokens ``start:end`` that are names joined by "and"/"or"/"," ("Llama-3 and
+    Qwen2.5-7B"), or the whole span. Only when every part starts with a capital: "graph and
+    text encoders" is one phrase.
+    """
+    cuts = [i for i in range(start + 1, end - 1) if doc[i].lower_ in ("and", "or", ",")]
+    if not cuts:
+        return [(start, end)] if end > start else []
+    pairs = zip([start] + [c + 1 for c in cuts], [*cuts, end], strict=True)
+    parts = [(a, b) for a, b in pairs if b > a and doc[a].lower_ not in ("and", "or")]
+    if all(doc[a].text[:1].isupper() or doc[a].text[:1].isdigit() for a, _ in parts):
+        return parts
+    return [(start, end)]
 
 
 def _core(span: Span) -> Span:
@@ -598,6 +706,7 @@ class MentionSelector:
             for i in range(s.start, s.end):
                 taken[i] = True
             chosen.append(Span(doc, s.start, s.end, label=label, kb_id=s.kb_id_))
+        chosen.extend(listed_names(doc, chosen, taken))
         chosen.sort(key=lambda s: s.start)
         return chosen
 
@@ -717,7 +826,11 @@ class MentionSelector:
                 # ("accuracy" in "top-1 accuracy"; "community detection" stays nested).
                 if c.label_ == span.label_ and len(c) == 1 and c.text.islower():
                     continue
-                if inside and not any(e.start == c.start and e.end == c.end for e in extra):
+                if (
+                    inside
+                    and not in_compound(doc, c.start, c.end)  # "INO" or "SGD" of "INO-SGD"
+                    and not any(e.start == c.start and e.end == c.end for e in extra)
+                ):
                     extra.append(Span(doc, c.start, c.end, label=c.label_, kb_id="nested"))
         # The head noun of a multi-word task or concept is a broader concept the paper also
         # talks about ("multimodal retrieval" -> "retrieval"); it links papers that phrase the
@@ -735,6 +848,7 @@ class MentionSelector:
                 and head.lower_ not in self.lexicon.common_words
                 and singularize(head.lower_) not in self.lexicon.common_words
                 and head.lower_.rstrip("s") not in self.lexicon.generic_nouns
+                and not in_compound(doc, head.i, head.i + 1)  # "thought" of "chain-of-thought"
             ):
                 extra.append(Span(doc, head.i, head.i + 1, label=str(Label.CONCEPT), kb_id="head"))
         spans = sorted(chosen + extra, key=lambda s: (s.start, -(s.end - s.start)))
@@ -919,8 +1033,14 @@ class TrainedRecognizer:
             opened = [t.i for t in doc[start:end] if t.text == "("]
             if opened and not any(t.text == ")" for t in doc[opened[0] : end]):
                 end = opened[0]
-            if end > start:
-                _add_candidate(doc, start, end, str(label), "model")
+            # A finite verb ends a noun phrase: "REPO preserve entropy" ran into its clause.
+            verb = next((t.i for t in doc[start + 1 : end] if t.tag_ in FINITE_VERB_TAGS), end)
+            end = verb
+            while end > start + 1 and doc[end - 1].tag_ in DANGLING_TAGS:  # "FineWeb-Edu and"
+                end -= 1
+            # Two names joined by "and"/"or" are two names ("Llama-3 and Qwen2.5-7B").
+            for part_start, part_end in split_coordinated_names(doc, start, end):
+                _add_candidate(doc, part_start, part_end, str(label), "model")
         doc.ents = []
         return doc
 

@@ -32,6 +32,7 @@ from kg.schema import DEFAULT_ROLE, Label, Rel, entity_id
 #: Tie-break when a name is typed differently in different papers: specific types first.
 TYPE_ORDER = [Label.DATASET, Label.METHOD, Label.TASK, Label.METRIC, Label.CONCEPT]
 _DIGIT = re.compile(r"\d")
+_NAME_CHAR = re.compile(r"[A-Z0-9]")
 #: Types whose nodes must be names (others become concepts).
 NAMED_TYPES = frozenset({Label.METHOD, Label.DATASET, Label.TASK, Label.METRIC})
 #: Tasks are mostly lower-case phrases ("object referring"), so for them a name's evidence is
@@ -40,6 +41,24 @@ NAMED_TYPES = frozenset({Label.METHOD, Label.DATASET, Label.TASK, Label.METRIC})
 TASK_MIN_PAPERS = 2
 #: Trailing words that only say "a task" ("code generation tasks"): the head is the word before.
 _TASK_WORDS = frozenset({"task", "problem", "setting", "benchmark"})
+#: Lower-case words after a name that say what kind of thing it is, not which: "FooNet framework"
+#: is FooNet, "HumanRef dataset" is HumanRef, "CUDA implementations" is CUDA. ("model",
+#: "network" and "algorithm" are left on: "Ising model", "Viterbi algorithm" are names.)
+KIND_WORDS = frozenset(
+    f"{w}{s}"
+    for w in [
+        *("framework", "pipeline", "implementation", "variant", "scheme", "dataset"),
+        *("benchmark", "suite", "toolkit", "library", "family", "approach", "method"),
+    ]
+    for s in ("", "s")
+) | {"series"}
+_KIND_KEYS = frozenset(normalize_key(w) for w in KIND_WORDS)
+#: A hyphen-suffixed modifier that makes a phrase a description of a kind ("UCB-based
+#: algorithm", "REPO-trained models", "LLM-based agents") rather than a name.
+_DESCRIPTIVE = re.compile(
+    r"\S-(?:based|driven|trained|guided|style|like|powered|centric|oriented|augmented|enhanced|"
+    r"conditioned|specific)\s(?:.*\s)?[a-z][a-z-]*$"
+)
 #: Mention sources that only fire on names or known terms.
 NAME_EVIDENCE = frozenset({"gazetteer", "lexicon", "coined", "named_dataset", "acronym", "defined"})
 
@@ -57,6 +76,34 @@ def written_as_name(text: str, sentence: str) -> bool:
     if rest.lower() != rest or _DIGIT.search(text):  # string methods: 150k calls a conference
         return True
     return text[:1].isupper() and not sentence.startswith(text)
+
+
+def without_kind_word(surface: str) -> str | None:
+    """A name without the word after it that says what kind of thing it is, or None.
+
+    >>> without_kind_word("HumanRef dataset"), without_kind_word("Lean 4 benchmark")
+    ('HumanRef', 'Lean 4')
+    >>> without_kind_word("unified framework"), without_kind_word("Ising model")
+    (None, None)
+    """
+    words = surface.split()
+    if len(words) > 1 and words[-1] in KIND_WORDS and _NAME_CHAR.search(words[-2]):
+        return " ".join(words[:-1])
+    return None
+
+
+def mention_key(m: Mention) -> tuple[str, str]:
+    """A mention's merge key and the surface form it names (sets ``m.key``)."""
+    surface = m.canonical or m.text
+    # Merge keys come computed from the extraction (and its cache); hand-made mentions may
+    # lack one.
+    key = m.key or normalize_key(surface)
+    if key.rpartition("-")[2] in _KIND_KEYS:  # rare: the string work only then
+        base = without_kind_word(clean_surface(surface))
+        if base:
+            surface, key = base, normalize_key(base)
+    m.key = key
+    return key, surface
 
 
 def is_model_class(key: str, names: dict[str, int]) -> bool:
@@ -182,11 +229,7 @@ class Resolver:
         # One pass over the mentions; the counters are updated once per paper, in C.
         for m in mentions:
             text = m.text
-            surface = m.canonical or text
-            # Merge keys come computed from the extraction (and its cache); hand-made mentions
-            # may lack one.
-            key = m.key or normalize_key(surface)
-            m.key = key
+            key, surface = mention_key(m)
             if surface != text and is_acronym(text):
                 acronym = normalize_key(text)
                 self.long_forms[acronym][normalize_key(surface)] += 1
@@ -288,6 +331,9 @@ class Resolver:
         elif is_model_class(key, forms):  # "Multimodal Large Language Models" is no task either
             label = Label.CONCEPT
         name = _pick_name(forms)
+        descriptive = _DESCRIPTIVE.search(name)  # "UCB-based algorithm": a kind, no name
+        if descriptive and label in NAMED_TYPES and not long_form and key not in self.known:
+            label = Label.CONCEPT
         return Entity(
             id=entity_id(label, key),
             label=label,
@@ -302,7 +348,7 @@ class Resolver:
         expand, entity_of = self.expanded, self.entity_of
         proposes = Rel.PROPOSES
         for m in mentions:
-            key = m.key or normalize_key(m.canonical or m.text)
+            key = mention_key(m)[0]
             if not key:
                 continue
             e = entity_of[expand.get(key, key)]

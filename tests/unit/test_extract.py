@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from spacy.tokens import Span
 
 from kg.extract.pipeline import Extractor, load_pipeline
 from kg.models import Mention
@@ -63,14 +64,22 @@ def test_a_definition_is_one_mention_and_its_acronym_another(extractor: Extracto
     assert later and later[0].canonical == "statistical machine translation"
 
 
-def _collected(text: str, ents: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The candidates the trained-recogniser stage adds for the given (phrase, label) ents."""
+def _collected(
+    text: str, ents: list[tuple[str, str]], tagged: bool = False
+) -> list[tuple[str, str]]:
+    """The candidates the trained-recogniser stage adds for the given (phrase, label) ents
+    (``tagged``: with the pipeline's part-of-speech tags, which some rules read)."""
 
     from kg.extract.components import CANDIDATES
 
     nlp = load_pipeline()
     recogniser = nlp.get_pipe("kg_trained_ner")
     doc = nlp.make_doc(text)
+    if tagged:
+        for name, proc in nlp.pipeline:
+            if name.startswith("kg_"):  # the base model's tagger only: no other candidates
+                break
+            doc = proc(doc)
     spans = []
     for phrase, label in ents:
         char = text.index(phrase)
@@ -106,6 +115,61 @@ def test_recognised_asides_and_quantities() -> None:
         ("average", "Metric"),  # a numbered aside is nothing
         ("graph neural networks (GNNs)", "Method"),  # a definition stays whole
     ]
+
+
+def test_a_recognised_span_ends_before_its_verb_and_splits_into_coordinated_names() -> None:
+    text = (
+        "REPO preserve entropy and FineWeb-Edu and the rest. We compare Llama-3 and Qwen2.5-7B "
+        "with graph and text encoders."
+    )
+    got = _collected(
+        text,
+        [
+            ("REPO preserve entropy", "Method"),
+            ("FineWeb-Edu and", "Material"),
+            ("Llama-3 and Qwen2.5-7B", "Method"),
+            ("graph and text encoders", "Method"),
+        ],
+        tagged=True,
+    )
+    assert got == [
+        ("REPO", "Method"),  # "preserve" is a finite verb: the phrase ran into its clause
+        ("FineWeb-Edu", "Dataset"),  # no phrase ends with a conjunction
+        ("Llama-3", "Method"),  # two names
+        ("Qwen2.5-7B", "Method"),
+        ("graph and text encoders", "Method"),  # one lower-case phrase
+    ]
+
+
+def test_a_list_passes_its_type_to_names_nothing_recognised(extractor: Extractor) -> None:
+    from kg.extract.components import listed_names
+    from kg.extract.pipeline import load_pipeline
+
+    nlp = load_pipeline()
+    text = "Models such as DeltaNet, Mamba or xLSTM. We beat sampling methods such as Best-of-N."
+    doc = nlp(text)
+
+    def span(phrase: str, label: str) -> Span:
+        start = text.index(phrase)
+        found = doc.char_span(start, start + len(phrase), label=label)
+        assert found is not None
+        return found
+
+    chosen = [span("DeltaNet", "Method"), span("sampling methods", "Method")]
+    taken = [False] * len(doc)
+    found = [(s.text, s.label_, s.kb_id_) for s in listed_names(doc, chosen, taken)]
+    assert ("Mamba", "Method", "listed") in found  # "DeltaNet, Mamba"
+    assert any(t.startswith("Best-of-N") for t, _, _ in found)  # "methods such as Best-of-N"
+    assert not any(t in {"Models", "We"} for t, _, _ in found)  # no sentence starts
+    # A type a list does not pass on (a task phrase) adds nothing.
+    assert listed_names(doc, [span("DeltaNet", "Task")], [False] * len(doc)) == []
+
+
+def test_a_piece_of_a_hyphenated_name_is_no_name_of_its_own(extractor: Extractor) -> None:
+    text = "We propose the INO-SGD algorithm, trained with GRPO-based RL on chain-of-thought data."
+    texts = {m.text for m in extractor.extract_texts([text])[0]}
+    assert "INO-SGD" in texts and "GRPO" in texts  # a name before "-based" is whole
+    assert not texts & {"INO", "SGD", "thought"}
 
 
 def test_no_mention_keeps_half_an_aside(extractor: Extractor) -> None:

@@ -134,6 +134,31 @@ def test_shared_task_phrases_must_read_as_tasks() -> None:
     assert label_of("multimodal large language models") == Label.CONCEPT
 
 
+def test_a_kind_word_after_a_name_names_the_same_entity() -> None:
+    entities = resolve_entities(
+        {
+            "p0": [mention("HumanRef dataset", Label.DATASET)],
+            "p1": [mention("HumanRef", Label.DATASET)],
+            "p2": [mention("Ising model", Label.METHOD), mention("FooNet framework", Label.METHOD)],
+            "p3": [mention("FooNet", Label.METHOD)],
+        }
+    )
+    by_name = {e.name: e for e in entities.values()}
+    assert by_name["HumanRef"].paper_count == 2 and "HumanRef dataset" not in by_name
+    assert by_name["FooNet"].paper_count == 2
+    assert "Ising model" in by_name  # "model" stays part of a name
+
+
+def test_a_hyphen_suffixed_description_is_no_name() -> None:
+    def label_of(text: str) -> Label:
+        (entity,) = resolve_entities({"p0": [mention(text, Label.METHOD)]}).values()
+        return entity.label
+
+    assert label_of("UCB-based algorithm") == Label.CONCEPT
+    assert label_of("REPO-trained models") == Label.CONCEPT
+    assert label_of("POS-Aware Delay Mechanism") == Label.METHOD  # capitalised: a name
+
+
 def test_graph_follows_schema() -> None:
     papers, mentions = corpus()
     entities = resolve_entities(mentions)
