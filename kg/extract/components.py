@@ -59,6 +59,8 @@ PRIORITY = {
 UNKNOWN = "Unknown"
 #: Tokens that start a quantity ("+0.46 dB"), never an entity.
 SIGNS = frozenset({"+", "-", "±", "~", "≈", "<", ">", "≤", "≥", "×"})
+#: Participles that introduce a name ("a method named X", "dubbed X").
+NAMING_CUES = frozenset({"named", "called", "dubbed", "termed", "coined"})
 #: Penn tags of finite verbs and modals, which no entity name holds.
 FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 #: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition.
@@ -1033,6 +1035,9 @@ class TrainedRecognizer:
             opened = [t.i for t in doc[start:end] if t.text == "("]
             if opened and not any(t.text == ")" for t in doc[opened[0] : end]):
                 end = opened[0]
+            # "named Extended Rotary Position Embedding": the naming cue is no part of the name.
+            if end - start > 1 and doc[start].lower_ in NAMING_CUES:
+                start += 1
             # A finite verb ends a noun phrase: "REPO preserve entropy" ran into its clause.
             verb = next((t.i for t in doc[start + 1 : end] if t.tag_ in FINITE_VERB_TAGS), end)
             end = verb

@@ -120,7 +120,7 @@ def test_recognised_asides_and_quantities() -> None:
 def test_a_recognised_span_ends_before_its_verb_and_splits_into_coordinated_names() -> None:
     text = (
         "REPO preserve entropy and FineWeb-Edu and the rest. We compare Llama-3 and Qwen2.5-7B "
-        "with graph and text encoders."
+        "with graph and text encoders, a layer named Extended Rotary Position Embedding."
     )
     got = _collected(
         text,
@@ -129,6 +129,7 @@ def test_a_recognised_span_ends_before_its_verb_and_splits_into_coordinated_name
             ("FineWeb-Edu and", "Material"),
             ("Llama-3 and Qwen2.5-7B", "Method"),
             ("graph and text encoders", "Method"),
+            ("named Extended Rotary Position Embedding", "Method"),
         ],
         tagged=True,
     )
@@ -138,12 +139,12 @@ def test_a_recognised_span_ends_before_its_verb_and_splits_into_coordinated_name
         ("Llama-3", "Method"),  # two names
         ("Qwen2.5-7B", "Method"),
         ("graph and text encoders", "Method"),  # one lower-case phrase
+        ("Extended Rotary Position Embedding", "Method"),  # no naming cue
     ]
 
 
 def test_a_list_passes_its_type_to_names_nothing_recognised(extractor: Extractor) -> None:
     from kg.extract.components import listed_names
-    from kg.extract.pipeline import load_pipeline
 
     nlp = load_pipeline()
     text = "Models such as DeltaNet, Mamba or xLSTM. We beat sampling methods such as Best-of-N."
