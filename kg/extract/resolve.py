@@ -10,10 +10,11 @@ on SciERC, which types every scientific phrase) also calls "regularization metho
 unless the corpus shows it is a name: some paper writes it as one (a capital or digit inside it,
 or a capital mid-sentence: "Mesa layer", "GPT-4o"), a rule that knows names found it (gazetteer,
 curated lexicon, coined word, "<Name> benchmark", an acronym definition), or it is a known term
-of the shipped lists ("language modeling", "accuracy"); a task also stays a task when at least
-two papers address it. A broad class of models ("large language models", "diffusion models") is
-a concept however it is named, as the issue's annotation guidelines have it. Measured on the
-hand-annotated ICLR 2026 sample (``benchmarks/iclr_gold.py``).
+of the shipped lists ("language modeling", "accuracy"); a task (a method) also stays one when at
+least two papers address (use) it and it reads as a task (a technique): "temporal reasoning",
+"ridge regression", not "real-world applications". A broad class of models ("large language
+models", "diffusion models") is a concept however it is named, as the issue's annotation
+guidelines have it. Measured on the hand-annotated ICLR 2026 sample (``benchmarks/iclr_gold.py``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ _NAME_CHAR = re.compile(r"[A-Z0-9]")
 NAMED_TYPES = frozenset({Label.METHOD, Label.DATASET, Label.TASK, Label.METRIC})
 #: Tasks are mostly lower-case phrases ("object referring"), so for them a name's evidence is
 #: rare; a task phrase that several papers address is a shared research problem and stays a task
-#: if it reads like one (:func:`reads_as_task`).
+#: if it reads like one (:func:`reads_as_task`). Likewise a lower-case technique that several
+#: papers use ("ridge regression", :func:`reads_as_technique`).
 TASK_MIN_PAPERS = 2
 #: Trailing words that only say "a task" ("code generation tasks"): the head is the word before.
 _TASK_WORDS = frozenset({"task", "problem", "setting", "benchmark"})
@@ -120,11 +122,32 @@ def is_model_class(key: str, names: dict[str, int]) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _task_words() -> tuple[frozenset[str], frozenset[str]]:
+def _task_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Task heads, generic modifiers and technique heads (kg/extract/data)."""
     from kg.extract.lexicon import load_lexicon, read_data_lines
 
-    modifiers = frozenset(w.lower() for w in read_data_lines("generic_modifiers.txt"))
-    return load_lexicon().task_heads, modifiers
+    def words(name: str) -> frozenset[str]:
+        return frozenset(w.lower() for w in read_data_lines(name))
+
+    return load_lexicon().task_heads, words("generic_modifiers.txt"), words("technique_heads.txt")
+
+
+def reads_as_technique(key: str, name: str) -> bool:
+    """Whether a method phrase with no name's evidence reads as a technique: it ends in a
+    technique head (``technique_heads.txt``) and no word before it rates or places it.
+
+    >>> reads_as_technique("ridge-regression", "ridge regression")
+    True
+    >>> reads_as_technique("efficient-fine-tuning", "efficient fine-tuning")
+    False
+    """
+    _, modifiers, techniques = _task_words()
+    words = key.split("-")
+    return (
+        len(words) > 1
+        and words[-1] in techniques
+        and not any(w in modifiers for w in name.lower().split()[:-1])
+    )
 
 
 def reads_as_task(key: str, name: str) -> bool:
@@ -139,7 +162,7 @@ def reads_as_task(key: str, name: str) -> bool:
     ...     ("complex-reasoning", "complex reasoning"), ("model-design", "model design")]]
     [False, False, False]
     """
-    heads, modifiers = _task_words()
+    heads, modifiers, _ = _task_words()
     words = key.split("-")
     while len(words) > 1 and words[-1] in _TASK_WORDS:
         words.pop()
@@ -173,7 +196,8 @@ def resolution_version() -> str:
 
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(Path(kg.schema.__file__).read_bytes())
-    h.update("\n".join(_task_words()[1]).encode())
+    for words in _task_words()[1:]:
+        h.update("\n".join(sorted(words)).encode())
     return h.hexdigest()[:16]
 
 
@@ -322,10 +346,11 @@ class Resolver:
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
         if label in NAMED_TYPES and not named and key not in self.known:
+            reads_as = reads_as_task if label == Label.TASK else reads_as_technique
             if not (
-                label == Label.TASK
+                label in (Label.TASK, Label.METHOD)
                 and len(papers) >= TASK_MIN_PAPERS
-                and reads_as_task(key, _pick_name(forms))
+                and reads_as(key, _pick_name(forms))
             ):
                 label = Label.CONCEPT
         elif is_model_class(key, forms):  # "Multimodal Large Language Models" is no task either

@@ -112,7 +112,7 @@ def test_only_names_and_known_terms_keep_a_named_type() -> None:
     }
 
 
-def test_shared_task_phrases_must_read_as_tasks() -> None:
+def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     """Two papers sharing a lower-case task phrase keep it a task only when it reads as one:
     a task head or a gerund, and no word that rates or places it."""
 
@@ -132,6 +132,13 @@ def test_shared_task_phrases_must_read_as_tasks() -> None:
     assert label_of("final prediction") == Label.CONCEPT
     # A broad class of models is a concept whatever type the recogniser gave it.
     assert label_of("multimodal large language models") == Label.CONCEPT
+    # Lower-case methods likewise: a technique's head, and no rating word.
+    assert label_of("ridge regression", Label.METHOD) == Label.METHOD
+    assert label_of("prompt tuning", Label.METHOD) == Label.METHOD
+    assert label_of("naive fine-tuning", Label.METHOD) == Label.CONCEPT
+    assert label_of("regularization method", Label.METHOD) == Label.CONCEPT
+    (one,) = resolve_entities({"p0": [mention("ridge regression", Label.METHOD)]}).values()
+    assert one.label == Label.CONCEPT  # one paper is not enough
 
 
 def test_a_kind_word_after_a_name_names_the_same_entity() -> None:

@@ -137,3 +137,24 @@ def test_damaged_snapshots_are_ignored_and_old_ones_pruned(tmp_path: Path) -> No
         snaps.save(("state", n), snapshot_papers(n))
     assert len(list(snaps.folder.glob("*.marshal"))) == KEEP_SNAPSHOTS
     assert snaps.load(snapshot_papers(9))[0] == ("state", 7)  # type: ignore[index]
+
+
+def test_resolution_version_is_the_same_in_every_process() -> None:
+    """Snapshots are found by this fingerprint: a process-dependent one (a set iterated under
+    hash randomisation) would make every build resolve everything again."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from kg.extract.resolve import resolution_version; print(resolution_version())"
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ("1", "2", "3")
+    }
+    assert len(seen) == 1 and len(seen.pop()) == 16
