@@ -87,16 +87,37 @@ def defined_acronym(text: str, acronyms: dict[str, str]) -> str | None:
     return None
 
 
+#: Tokens an acronym written as one word may span: "GN-IVO" is "GN", "-", "IVO".
+_MAX_ACRONYM_TOKENS = 5
+
+
+def bracketed_acronym(doc: Doc, close: int) -> int | None:
+    """Where the acronym starts when token ``close`` is the ")" of "( ACR )", else None. The
+    acronym is one written word, perhaps several tokens ("( GN-IVO )", "( DVLA-RL )")."""
+    if doc[close].text != ")":
+        return None
+    for start in range(close - 1, max(0, close - 1 - _MAX_ACRONYM_TOKENS), -1):
+        if doc[start - 1].text == "(":
+            word = doc[start:close]
+            joined = all(not t.whitespace_ for t in word[:-1])
+            return start if joined and is_acronym(word.text) else None
+        if doc[start].text in ("(", ")"):
+            return None
+    return None
+
+
 def definition_parts(span: Span) -> tuple[Span, Span] | None:
     """``(long form, acronym)`` of a span shaped "long form ( ACR )", else None.
 
     Such a span is one mention (the recogniser and SciERC's annotators take the whole
     definition) whose entity is named by its long form.
     """
-    n = len(span)
-    if n >= 4 and span[-1].text == ")" and span[-3].text == "(" and is_acronym(span[-2].text):
-        return span[: n - 3], span[n - 2 : n - 1]
-    return None
+    if len(span) < 4:
+        return None
+    start = bracketed_acronym(span.doc, span.end - 1)
+    if start is None or start - 1 <= span.start:
+        return None
+    return span.doc[span.start : start - 1], span.doc[start : span.end - 1]
 
 
 def without_acronym_asides(span: Span, text: str, acronyms: dict[str, str]) -> str:
@@ -261,10 +282,12 @@ class AcronymFinder:
     def __call__(self, doc: Doc) -> Doc:
         _ensure_group(doc)
         found: dict[str, str] = {}
-        for tok in doc[1:-1]:
-            if tok.nbor(-1).text != "(" or tok.nbor(1).text != ")" or not is_acronym(tok.text):
+        for close in doc:
+            first = bracketed_acronym(doc, close.i) if close.text == ")" else None
+            if first is None:
                 continue
-            open_paren = tok.i - 1
+            tok = doc[first : close.i]  # the acronym: one token, or one word of several
+            open_paren = first - 1
             sent_start = tok.sent.start if doc.has_annotation("SENT_START") else 0
             before = doc[max(sent_start, open_paren - 12) : open_paren]
             long_form = find_long_form(tok.text, before.text)
@@ -282,7 +305,7 @@ class AcronymFinder:
             # The candidate is the whole definition, "long form ( ACR )": it is one mention of
             # the entity (SciERC annotates it so too), and kg_mentions adds the acronym inside
             # it as a mention of its own so that other uses link to the long form.
-            _add_candidate(doc, span.start, tok.i + 2, UNKNOWN, "acronym")
+            _add_candidate(doc, span.start, close.i + 1, UNKNOWN, "acronym")
         doc._.kg_acronyms = found
         return doc
 

@@ -132,6 +132,14 @@ def _task_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
     return load_lexicon().task_heads, words("generic_modifiers.txt"), words("technique_heads.txt")
 
 
+@lru_cache(maxsize=1)
+def generic_acronyms() -> frozenset[str]:
+    """Merge keys of ``generic_acronyms.txt``: "AI", "GPU", "OOD" name no method or dataset."""
+    from kg.extract.lexicon import read_data_lines
+
+    return frozenset(normalize_key(w) for w in read_data_lines("generic_acronyms.txt"))
+
+
 def reads_as_technique(key: str, name: str) -> bool:
     """Whether a method phrase with no name's evidence reads as a technique: it ends in a
     technique head (``technique_heads.txt``) and no word before it rates or places it.
@@ -196,7 +204,7 @@ def resolution_version() -> str:
 
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(Path(kg.schema.__file__).read_bytes())
-    for words in _task_words()[1:]:
+    for words in (*_task_words()[1:], generic_acronyms()):
         h.update("\n".join(sorted(words)).encode())
     return h.hexdigest()[:16]
 
@@ -244,6 +252,7 @@ class Resolver:
         # Made here, not in finish(): a build resolves the cached papers while the new ones are
         # extracted elsewhere, and waits for them before finish().
         self.known = known_terms()
+        self.generic_acronyms = generic_acronyms()
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
         named = self.named
@@ -358,6 +367,12 @@ class Resolver:
         name = _pick_name(forms)
         descriptive = _DESCRIPTIVE.search(name)  # "UCB-based algorithm": a kind, no name
         if descriptive and label in NAMED_TYPES and not long_form and key not in self.known:
+            label = Label.CONCEPT
+        # A lone letter is a variable ("data structure D"); "AI" or "GPU" is a field or hardware.
+        generic = self.generic_acronyms
+        if label in NAMED_TYPES and (
+            len(key) < 2 or key in generic or (len(name) < 8 and normalize_key(name) in generic)
+        ):  # (the name too: an acronym that some abstract defines has its long form's key)
             label = Label.CONCEPT
         return Entity(
             id=entity_id(label, key),

@@ -49,6 +49,19 @@ def test_acronym_resolves_to_long_form(extractor: Extractor) -> None:
     assert all(m.type == Label.TASK for m in str_mentions)
 
 
+def test_an_acronym_of_several_tokens_is_defined_too(extractor: Extractor) -> None:
+    text = (
+        "We propose Group-Normalized Implicit Value Optimization (GN-IVO), a new method. "
+        "GN-IVO beats PPO."
+    )
+    mentions = extractor.extract_texts([text])[0]
+    long_form = "Group-Normalized Implicit Value Optimization"
+    definition = [m for m in mentions if m.text.endswith("(GN-IVO)")]
+    assert definition and definition[0].canonical == long_form
+    later = [m for m in mentions if m.text == "GN-IVO" and m.start == text.rindex("GN-IVO")]
+    assert later and later[0].canonical == long_form
+
+
 def test_a_definition_is_one_mention_and_its_acronym_another(extractor: Extractor) -> None:
     # SciERC annotates "long form ( ACR )" as one span; kg keeps that span, names its entity by
     # the long form, and adds the acronym inside it as a derived mention ("defined").
