@@ -138,7 +138,10 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     assert label_of("naive fine-tuning", Label.METHOD) == Label.CONCEPT
     assert label_of("regularization method", Label.METHOD) == Label.CONCEPT
     (one,) = resolve_entities({"p0": [mention("ridge regression", Label.METHOD)]}).values()
-    assert one.label == Label.CONCEPT  # one paper is not enough
+    assert one.label == Label.CONCEPT  # one mention is not enough
+    twice = [mention("visual verification", Label.TASK, start=s) for s in (0, 40)]
+    (named_twice,) = resolve_entities({"p0": twice}).values()
+    assert named_twice.label == Label.TASK  # what one abstract is about
 
 
 def test_a_kind_word_after_a_name_names_the_same_entity() -> None:
