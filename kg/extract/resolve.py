@@ -355,13 +355,17 @@ class Resolver:
                     forms[alias] = n
             papers = set().union(*(self.papers[k] for k in raw))
         label = _pick_label(votes)
+        shared = len(papers) >= TASK_MIN_PAPERS or sum(votes.values()) >= TASK_MIN_MENTIONS
+        # The recogniser calls many techniques "other scientific terms" ("hard-negative mining").
+        if label == Label.CONCEPT and shared and reads_as_technique(key, _pick_name(forms)):
+            label = Label.METHOD
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
         if label in NAMED_TYPES and not named and key not in self.known:
             reads_as = reads_as_task if label == Label.TASK else reads_as_technique
             if not (
                 label in (Label.TASK, Label.METHOD)
-                and (len(papers) >= TASK_MIN_PAPERS or sum(votes.values()) >= TASK_MIN_MENTIONS)
+                and shared
                 and reads_as(key, _pick_name(forms))
             ):
                 label = Label.CONCEPT

@@ -142,6 +142,9 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     twice = [mention("visual verification", Label.TASK, start=s) for s in (0, 40)]
     (named_twice,) = resolve_entities({"p0": twice}).values()
     assert named_twice.label == Label.TASK  # what one abstract is about
+    # The recogniser's "other scientific term" that reads as a technique is a method.
+    assert label_of("hard-negative mining", Label.CONCEPT) == Label.METHOD
+    assert label_of("negative samples", Label.CONCEPT) == Label.CONCEPT
 
 
 def test_a_kind_word_after_a_name_names_the_same_entity() -> None:
