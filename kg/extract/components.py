@@ -16,6 +16,7 @@ recogniser (the shipped SciERC model) adds its spans to the same group.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -59,8 +60,17 @@ PRIORITY = {
 UNKNOWN = "Unknown"
 #: Tokens that start a quantity ("+0.46 dB"), never an entity.
 SIGNS = frozenset({"+", "-", "±", "~", "≈", "<", ">", "≤", "≥", "×"})
+#: A version suffix after a hyphen ("-v2", "-V1.5").
+VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$")
+#: A metric at a cut-off, written as one token ("Pass@5", "Recall@10", "nDCG@20").
+AT_K_METRIC = re.compile(
+    r"^(?:pass|recall|precision|acc|accuracy|hit|hits|ndcg|map|mrr|f1|p|r|success)@(?:\d+|k)$",
+    re.IGNORECASE,
+)
 #: Participles that introduce a name ("a method named X", "dubbed X").
 NAMING_CUES = frozenset({"named", "called", "dubbed", "termed", "coined"})
+#: Penn tags of comparatives and superlatives ("lower", "best", "more").
+COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 #: Penn tags of finite verbs and modals, which no entity name holds.
 FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 #: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition.
@@ -257,6 +267,10 @@ def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> N
     glued_right = end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
     if source in ("phrase", "concept", "word") and (glued_left or glued_right):
         return
+    # A version is part of a name: "LongBench-v2", "DOTA-v1.0", "KaLM-Embedding-V2".
+    versioned = glued_right and end + 1 < len(doc) and not doc[end].whitespace_
+    if versioned and VERSION.match(doc[end + 1].text):
+        end += 2
     span = Span(doc, start, end, label=label, kb_id=source)
     doc.spans[CANDIDATES].append(span)
 
@@ -447,6 +461,9 @@ class Gazetteer:
                 if label.endswith("!"):  # a curated entry matched as written
                     label, src = label[:-1], "lexicon"
                 _add_candidate(doc, start, end, label, src)
+        for tok in doc:  # "Pass@5", "Recall@10", "nDCG@20": a metric at a cut-off
+            if "@" in tok.text and AT_K_METRIC.match(tok.text):
+                _add_candidate(doc, tok.i, tok.i + 1, str(Label.METRIC), "lexicon")
         return doc
 
 
@@ -1058,8 +1075,11 @@ class TrainedRecognizer:
             opened = [t.i for t in doc[start:end] if t.text == "("]
             if opened and not any(t.text == ")" for t in doc[opened[0] : end]):
                 end = opened[0]
-            # "named Extended Rotary Position Embedding": the naming cue is no part of the name.
-            if end - start > 1 and doc[start].lower_ in NAMING_CUES:
+            # "named Extended Rotary Position Embedding": the naming cue is no part of the name;
+            # nor is a comparison ("lower language modeling perplexity", "higher accuracy").
+            while end - start > 1 and (
+                doc[start].lower_ in NAMING_CUES or doc[start].tag_ in COMPARATIVE_TAGS
+            ):
                 start += 1
             # A finite verb ends a noun phrase: "REPO preserve entropy" ran into its clause.
             verb = next((t.i for t in doc[start + 1 : end] if t.tag_ in FINITE_VERB_TAGS), end)

@@ -23,5 +23,6 @@ def is_name_like(text: str) -> bool:
 
 
 # Suffixes that mark a coined name as a benchmark or dataset ("CodeBench", "X-160K", "TruthfulQA").
-DATASET_SUFFIX = re.compile(r"(Bench|Benchmark|Eval|QA|Arena|Gym|World|Set|Corpus|-\d+[KMB])$")
+# Not "-7B": billions are a model's parameters ("Qwen2.5-VL-3B", "OmniVerifier-7B").
+DATASET_SUFFIX = re.compile(r"(Bench|Benchmark|Eval|QA|Arena|Gym|World|Set|Corpus|-\d+[KM])$")
 PROPN_LIKE = re.compile(r"^[A-Z]")

@@ -27,6 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 from kg.extract.acronyms import is_acronym
+from kg.extract.names import COINED
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Entity, Mention
 from kg.schema import DEFAULT_ROLE, Label, Rel, entity_id
@@ -58,6 +59,13 @@ KIND_WORDS = frozenset(
     for s in ("", "s")
 ) | {"series"}
 _KIND_KEYS = frozenset(normalize_key(w) for w in KIND_WORDS)
+#: The type a kind word after a coined name says ("RULER benchmark").
+_KIND_LABEL = {
+    f"{w}{s}": Label.DATASET.value for w in ("dataset", "benchmark", "suite") for s in ("", "s")
+}
+#: A mention whose kind word says what it is ("RULER benchmark") outvotes a few mentions typed
+#: only by their shape (the coined-word rule calls every coined name a method).
+KIND_VOTES = 3
 #: A hyphen-suffixed modifier that makes a phrase a description of a kind ("UCB-based
 #: algorithm", "REPO-trained models", "LLM-based agents") rather than a name.
 _DESCRIPTIVE = re.compile(
@@ -97,18 +105,25 @@ def without_kind_word(surface: str) -> str | None:
     return None
 
 
-def mention_key(m: Mention) -> tuple[str, str]:
-    """A mention's merge key and the surface form it names (sets ``m.key``)."""
+def mention_key(m: Mention) -> tuple[str, str, str]:
+    """A mention's merge key, the surface form it names (sets ``m.key``) and the type its kind
+    word gives it ("RULER benchmark": Dataset), or ""."""
     surface = m.canonical or m.text
     # Merge keys come computed from the extraction (and its cache); hand-made mentions may
     # lack one.
     key = m.key or normalize_key(surface)
+    kind = ""
     if key.rpartition("-")[2] in _KIND_KEYS:  # rare: the string work only then
-        base = without_kind_word(clean_surface(surface))
+        cleaned = clean_surface(surface)
+        base = without_kind_word(cleaned)
         if base:
+            # Only a coined name's kind word says what it is: "Visual Question Answering
+            # benchmark" is a benchmark *for* a task, "SR methods" methods for one.
+            if COINED.match(base):
+                kind = _KIND_LABEL.get(cleaned.rpartition(" ")[2], "")
             surface, key = base, normalize_key(base)
     m.key = key
-    return key, surface
+    return key, surface, kind
 
 
 def is_model_class(key: str, names: dict[str, int]) -> bool:
@@ -265,7 +280,7 @@ class Resolver:
         # One pass over the mentions; the counters are updated once per paper, in C.
         for m in mentions:
             text = m.text
-            key, surface = mention_key(m)
+            key, surface, kind = mention_key(m)
             if surface != text and is_acronym(text):
                 acronym = normalize_key(text)
                 self.long_forms[acronym][normalize_key(surface)] += 1
@@ -276,7 +291,10 @@ class Resolver:
                 m.source in NAME_EVIDENCE or written_as_name(text, m.sentence)
             ):
                 named.add(key)
-            labels.append((key, m.type.value))
+            if kind:
+                labels.extend([(key, kind)] * KIND_VOTES)
+            else:
+                labels.append((key, m.type.value))
             names.append((key, clean_surface(surface)))  # memoised: most surfaces recur
             # A definition's text ("long form (ACR)") is no alias: its two names are.
             if text != surface and "(" not in text:

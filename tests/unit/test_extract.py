@@ -179,6 +179,18 @@ def test_a_list_passes_its_type_to_names_nothing_recognised(extractor: Extractor
     assert listed_names(doc, [span("DeltaNet", "Task")], [False] * len(doc)) == []
 
 
+def test_versions_cut_offs_and_comparisons(extractor: Extractor) -> None:
+    text = (
+        "Our models gain on LongBench-v2 with lower perplexity, and Pass@1 vs. Pass@5 rise "
+        "on DOTA-v1.0."
+    )
+    ms = by_text(extractor.extract_texts([text])[0])
+    assert "LongBench-v2" in ms and "LongBench" not in ms  # a version is part of the name
+    assert "DOTA-v1.0" in ms
+    assert ms["Pass@5"].type == Label.METRIC  # a metric at a cut-off
+    assert not any(t.startswith("lower") for t in ms)  # a comparison is no part of a name
+
+
 def test_a_piece_of_a_hyphenated_name_is_no_name_of_its_own(extractor: Extractor) -> None:
     text = "We propose the INO-SGD algorithm, trained with GRPO-based RL on chain-of-thought data."
     texts = {m.text for m in extractor.extract_texts([text])[0]}

@@ -160,6 +160,15 @@ def test_a_kind_word_after_a_name_names_the_same_entity() -> None:
     assert by_name["HumanRef"].paper_count == 2 and "HumanRef dataset" not in by_name
     assert by_name["FooNet"].paper_count == 2
     assert "Ising model" in by_name  # "model" stays part of a name
+    # A coined name's kind word says its type, over the shape rule that calls it a method.
+    ruler = resolve_entities(
+        {
+            "p0": [mention("RULER benchmark", Label.DATASET)],
+            "p1": [mention("RULER", Label.METHOD)],
+            "p2": [mention("RULER", Label.METHOD)],
+        }
+    )
+    assert [(e.name, e.label) for e in ruler.values()] == [("RULER", Label.DATASET)]
 
 
 def test_a_hyphen_suffixed_description_is_no_name() -> None:
