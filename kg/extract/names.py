@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import re
 
-# A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), or
-# an all-caps word of 2+ letters ("MMEB", "LLM").
+# A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), an
+# all-caps word of 2+ letters ("MMEB", "LLM"), or a capitalised word, a hyphen and a version
+# ("Llama-3", "Gemini-2.5-Pro"; not "Stage-2" or "Table-1").
+_NUMBERED_PARTS = (
+    "Stage|Phase|Step|Round|Table|Figure|Fig|Section|Level|Layer|Type|Version|Top|Part|Chapter|"
+    "Day|Year|Task|Class|Group|Block|Epoch|Iteration|Case|Setting|Experiment|Appendix|Eq"
+)
 COINED = re.compile(
-    r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d|[A-Z]+-[A-Z]{2,})|^[A-Z]{2}$"
+    r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)"
+    r"(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d|[A-Z]+-[A-Z]{2,}"
+    rf"|(?!(?:{_NUMBERED_PARTS})-)[A-Z][a-z]+-\d)"
+    r"|^[A-Z]{2}$"
 )
 
 

@@ -66,3 +66,24 @@ def test_no_long_form_when_letters_do_not_match() -> None:
 def test_acronym_shape() -> None:
     assert is_acronym("MER") and is_acronym("LLMs") and is_acronym("ViDoRe")
     assert not is_acronym("Adam") and not is_acronym("x") and not is_acronym("the")
+
+
+@pytest.mark.parametrize(
+    ("word", "coined"),
+    [
+        ("MetaEmbed", True),
+        ("Qwen3", True),
+        ("LLM", True),
+        ("GPT-4o", True),
+        ("Llama-3", True),  # a capitalised word, a hyphen and a version
+        ("Gemini-2.5-Pro", True),
+        ("Adam", False),  # a plain capitalised word
+        ("Stage-2", False),  # a numbered part of a paper or a procedure
+        ("Table-1", False),
+        ("top-1", False),
+    ],
+)
+def test_what_a_coined_name_looks_like(word: str, coined: bool) -> None:
+    from kg.extract.names import COINED
+
+    assert bool(COINED.match(word)) is coined
