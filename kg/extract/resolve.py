@@ -151,11 +151,12 @@ def _task_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
 
 
 @lru_cache(maxsize=1)
-def generic_acronyms() -> frozenset[str]:
-    """Merge keys of ``generic_acronyms.txt``: "AI", "GPU", "OOD" name no method or dataset."""
+def generic_names() -> frozenset[str]:
+    """Merge keys of ``generic_names.txt``: "AI", "GPU", "machine learning" name no method,
+    dataset or task."""
     from kg.extract.lexicon import read_data_lines
 
-    return frozenset(normalize_key(w) for w in read_data_lines("generic_acronyms.txt"))
+    return frozenset(normalize_key(w) for w in read_data_lines("generic_names.txt"))
 
 
 def reads_as_technique(key: str, name: str) -> bool:
@@ -222,7 +223,7 @@ def resolution_version() -> str:
 
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(Path(kg.schema.__file__).read_bytes())
-    for words in (*_task_words()[1:], generic_acronyms()):
+    for words in (*_task_words()[1:], generic_names()):
         h.update("\n".join(sorted(words)).encode())
     return h.hexdigest()[:16]
 
@@ -270,7 +271,7 @@ class Resolver:
         # Made here, not in finish(): a build resolves the cached papers while the new ones are
         # extracted elsewhere, and waits for them before finish().
         self.known = known_terms()
-        self.generic_acronyms = generic_acronyms()
+        self.generic_names = generic_names()
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
         named = self.named
@@ -393,8 +394,9 @@ class Resolver:
         descriptive = _DESCRIPTIVE.search(name)  # "UCB-based algorithm": a kind, no name
         if descriptive and label in NAMED_TYPES and not long_form and key not in self.known:
             label = Label.CONCEPT
-        # A lone letter is a variable ("data structure D"); "AI" or "GPU" is a field or hardware.
-        generic = self.generic_acronyms
+        # A lone letter is a variable ("data structure D"); "AI", "GPU" or "machine learning" is
+        # a field or hardware (generic_names.txt).
+        generic = self.generic_names
         if label in NAMED_TYPES and (
             len(key) < 2 or key in generic or (len(name) < 8 and normalize_key(name) in generic)
         ):  # (the name too: an acronym that some abstract defines has its long form's key)

@@ -181,13 +181,14 @@ def test_a_hyphen_suffixed_description_is_no_name() -> None:
     assert label_of("POS-Aware Delay Mechanism") == Label.METHOD  # capitalised: a name
 
 
-def test_generic_acronyms_and_lone_letters_are_no_names() -> None:
+def test_generic_names_and_lone_letters_are_no_names() -> None:
     def label_of(*texts: str) -> Label:
         (entity,) = resolve_entities({"p0": [mention(t, Label.METHOD) for t in texts]}).values()
         return entity.label
 
     assert label_of("GPU") == Label.CONCEPT
     assert label_of("OOD") == Label.CONCEPT
+    assert label_of("Machine Learning") == Label.CONCEPT  # a field, not a task
     assert label_of("D") == Label.CONCEPT  # "a data structure D": a variable
     assert label_of("GRPO") == Label.METHOD
     # An acronym that one abstract defines is named by its long form's key, and by "AI" when
