@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -128,11 +129,23 @@ def extract_and_resolve(
             )
         )
         fresh = []
-        for text, found in zip(todo, results, strict=True):
-            raw[text] = found
-            fresh.append((text, found))
-            if progress:
-                progress(1)
+        waiting: dict[str, list[Paper]] = defaultdict(list)  # new texts -> their papers
+        for p in papers:
+            if p.abstract not in raw:
+                waiting[p.abstract].append(p)
+        # Each paper is resolved as its mentions arrive: the main process would otherwise wait
+        # idle for the workers and then do it all alone at the end (1.5 s of a conference).
+        with paused_gc():
+            for text, found in zip(todo, results, strict=True):
+                raw[text] = found
+                fresh.append((text, found))
+                for p in waiting.pop(text, ()):
+                    if p.id not in mentions:
+                        mentions[p.id] = doc_mentions(text, found)
+                        if p.id not in resolved:
+                            resolver.add(p.id, mentions[p.id])
+                if progress:
+                    progress(1)
         if cache:
             cache.put_many(fresh)
         add_ready()

@@ -185,6 +185,10 @@ def _extract_chunk(texts: list[str]) -> list[list[dict[str, Any]]]:
 FEW_TEXTS = 400
 
 
+#: Abstracts a worker process extracts per task.
+CHUNK = 16
+
+
 def auto_processes(n_texts: int) -> int:
     """Worker processes worth starting for ``n_texts`` abstracts: one for small inputs (a fork
     costs more than it saves), else one per CPU, at most four."""
@@ -221,7 +225,9 @@ class Extractor:
         global _WORKER
         _WORKER = self
         items = list(texts)
-        chunks = [items[i : i + 64] for i in range(0, len(items), 64)]
+        # Small chunks: when the last one is handed out the other workers idle until it is done
+        # (64 abstracts, 1.2 s of a core; 16 keep it to 0.3 s), and results stream back sooner.
+        chunks = [items[i : i + CHUNK] for i in range(0, len(items), CHUNK)]
         with multiprocessing.get_context("fork").Pool(self.n_process) as pool:
             for result in pool.imap(_extract_chunk, chunks):
                 yield from result
