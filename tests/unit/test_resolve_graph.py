@@ -138,7 +138,9 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     assert label_of("naive fine-tuning", Label.METHOD) == Label.CONCEPT
     assert label_of("regularization method", Label.METHOD) == Label.CONCEPT
     (one,) = resolve_entities({"p0": [mention("ridge regression", Label.METHOD)]}).values()
-    assert one.label == Label.CONCEPT  # one mention is not enough
+    assert one.label == Label.METHOD  # the head says it: one mention is enough for a method
+    (task,) = resolve_entities({"p0": [mention("visual verification", Label.TASK)]}).values()
+    assert task.label == Label.CONCEPT  # but not for a task
     twice = [mention("visual verification", Label.TASK, start=s) for s in (0, 40)]
     (named_twice,) = resolve_entities({"p0": twice}).values()
     assert named_twice.label == Label.TASK  # what one abstract is about
