@@ -383,7 +383,7 @@ class Resolver:
         if label in NAMED_TYPES and not named and key not in self.known:
             reads_as = reads_as_task if label == Label.TASK else reads_as_technique
             # A method the recogniser typed needs no second paper: the technique's head says
-            # enough ("conjugate gradient solver" is no name but a method all the same).
+            # enough ("softmax self-attention" is no name but a method all the same).
             if not (
                 (label == Label.METHOD or (label == Label.TASK and shared))
                 and reads_as(key, _pick_name(forms))
