@@ -375,8 +375,14 @@ class Resolver:
             papers = set().union(*(self.papers[k] for k in raw))
         label = _pick_label(votes)
         shared = len(papers) >= TASK_MIN_PAPERS or sum(votes.values()) >= TASK_MIN_MENTIONS
-        # The recogniser calls many techniques "other scientific terms" ("hard-negative mining").
-        if label == Label.CONCEPT and shared and reads_as_technique(key, _pick_name(forms)):
+        # The recogniser calls many techniques "other scientific terms" ("hard-negative mining")
+        # or tasks ("instruction fine-tuning"): a technique's head says what they are.
+        if (
+            label in (Label.CONCEPT, Label.TASK)
+            and shared
+            and reads_as_technique(key, _pick_name(forms))
+            and not (label == Label.TASK and reads_as_task(key, _pick_name(forms)))
+        ):
             label = Label.METHOD
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)

@@ -146,6 +146,7 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     assert named_twice.label == Label.TASK  # what one abstract is about
     # The recogniser's "other scientific term" that reads as a technique is a method.
     assert label_of("hard-negative mining", Label.CONCEPT) == Label.METHOD
+    assert label_of("instruction fine-tuning", Label.TASK) == Label.METHOD  # a task? a technique
     assert label_of("negative samples", Label.CONCEPT) == Label.CONCEPT
 
 
