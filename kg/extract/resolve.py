@@ -189,13 +189,14 @@ def reads_as_task(key: str, name: str) -> bool:
     ...     ("complex-reasoning", "complex reasoning"), ("model-design", "model design")]]
     [False, False, False]
     """
-    heads, modifiers, _ = _task_words()
+    heads, modifiers, techniques = _task_words()
     words = key.split("-")
     while len(words) > 1 and words[-1] in _TASK_WORDS:
         words.pop()
     head = words[-1]
-    # A gerund after a modifier names an activity too ("object referring", "image captioning").
-    gerund = len(words) > 1 and head.endswith("ing")
+    # A gerund after a modifier names an activity too ("object referring", "image captioning"),
+    # unless it is a technique's ("prompt tuning", "hard-negative mining").
+    gerund = len(words) > 1 and head.endswith("ing") and head not in techniques
     if not gerund and head not in heads and "-".join(words[-2:]) not in heads:
         return False
     return not any(w in modifiers for w in name.lower().split()[:-1])
