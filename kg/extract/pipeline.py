@@ -112,8 +112,11 @@ def load_pipeline(
 
 
 #: Files under kg/extract that run after the cache (on cached and fresh mentions alike), so
-#: editing them must not invalidate cached extractions.
-NOT_FINGERPRINTED = frozenset({"resolve.py"})
+#: editing them must not invalidate cached extractions: entity resolution and the word lists
+#: only it reads (its own fingerprint, ``resolution_version``, covers them).
+NOT_FINGERPRINTED = frozenset(
+    {"resolve.py", "generic_modifiers.txt", "technique_heads.txt", "generic_names.txt"}
+)
 
 
 def _hash_tree(root: Path) -> str:

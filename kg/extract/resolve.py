@@ -214,7 +214,8 @@ def known_terms() -> frozenset[str]:
 
 @lru_cache(maxsize=1)
 def resolution_version() -> str:
-    """A fingerprint of the resolution code (this module and :mod:`kg.schema`). A saved
+    """A fingerprint of the resolution code (this module, :mod:`kg.schema` and the word lists
+    only resolution reads). A saved
     resolver (:class:`kg.cache.ResolverSnapshots`) holds entities this code made, so changing it
     must make old snapshots unusable; the extraction cache does not depend on it."""
     import hashlib

@@ -349,3 +349,23 @@ def test_default_base_uses_kg_small_tagger() -> None:
     tags = {t.text: t.tag_ for t in doc}
     assert tags["propose"].startswith("VB") and tags["datasets"] == "NNS"
     assert tags["novel"] == "JJ" and tags["three"] == "CD"
+
+
+def test_the_extraction_fingerprint_ignores_what_only_resolution_reads(tmp_path: Path) -> None:
+    """Editing entity resolution or its word lists keeps cached extractions; editing the
+    extraction does not."""
+    import shutil
+
+    import kg.extract
+    from kg.extract.pipeline import _hash_tree
+
+    root = tmp_path / "extract"
+    shutil.copytree(Path(kg.extract.__file__).parent, root)
+    before = _hash_tree(root)
+    for name in ("resolve.py", "data/technique_heads.txt", "data/generic_names.txt"):
+        with (root / name).open("a", encoding="utf-8") as f:
+            f.write("\n# edited\n")
+    assert _hash_tree(root) == before
+    with (root / "components.py").open("a", encoding="utf-8") as f:
+        f.write("\n# edited\n")
+    assert _hash_tree(root) != before
