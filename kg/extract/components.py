@@ -151,9 +151,10 @@ def without_acronym_asides(span: Span, text: str, acronyms: dict[str, str]) -> s
 
 
 def in_compound(doc: Doc, start: int, end: int) -> bool:
-    """Whether tokens ``start:end`` are a piece of a hyphenated word rather than a word of their
-    own: "SGD" in "INO-SGD", "INO" in "INO-SGD", "thought" in "chain-of-thought". A name followed
-    by a lower-case suffix is whole: "GRPO" in "GRPO-based", "AdamW" in "AdamW-trained".
+    """Whether tokens ``start:end`` are a piece of a written word rather than a word of their
+    own: "SGD" in "INO-SGD", "INO" in "INO-SGD", "thought" in "chain-of-thought", "GSM8" in
+    "GSM8K". A name followed by a lower-case suffix is whole: "GRPO" in "GRPO-based", "AdamW"
+    in "AdamW-trained".
     """
 
     def attached_hyphen(i: int) -> bool:  # token i is a hyphen written inside a word
@@ -166,7 +167,10 @@ def in_compound(doc: Doc, start: int, end: int) -> bool:
     if attached_hyphen(end):
         nxt = doc[end + 1].text
         return nxt[:1].isupper() or nxt[:1].isdigit()
-    return False
+    # A word the tokenizer split without a hyphen: "GSM8" of "GSM8K".
+    if start > 0 and not doc[start - 1].whitespace_ and doc[start - 1].text[-1:].isalnum():
+        return True
+    return end < len(doc) and not doc[end - 1].whitespace_ and doc[end].text[:1].isalnum()
 
 
 #: Words between members of a list ("DeltaNet, Mamba or xLSTM").
@@ -900,6 +904,9 @@ class MentionSelector:
             text = balanced_prefix(span.text)
             if text != span.text and sum(c.isalnum() for c in text) < 2:
                 continue
+            sentence_end = span.end == len(doc) or doc[span.end].is_sent_start
+            if sentence_end and text.endswith(".") and text[-2:-1].isalnum():
+                text = text[:-1]  # the tokenizer left the full stop on "GSM8K." or "7B."
             acr = defined_acronym(text, acronyms)
             if acr and acr in long_label:
                 canonical, label = acronyms[acr], long_label[acr]

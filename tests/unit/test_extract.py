@@ -192,10 +192,14 @@ def test_versions_cut_offs_and_comparisons(extractor: Extractor) -> None:
 
 
 def test_a_piece_of_a_hyphenated_name_is_no_name_of_its_own(extractor: Extractor) -> None:
-    text = "We propose the INO-SGD algorithm, trained with GRPO-based RL on chain-of-thought data."
+    text = (
+        "We propose the INO-SGD algorithm, trained with GRPO-based RL on chain-of-thought data "
+        "and tested on GSM8K."
+    )
     texts = {m.text for m in extractor.extract_texts([text])[0]}
     assert "INO-SGD" in texts and "GRPO" in texts  # a name before "-based" is whole
-    assert not texts & {"INO", "SGD", "thought"}
+    assert "GSM8K" in texts
+    assert not texts & {"INO", "SGD", "thought", "GSM8"}
 
 
 def test_no_mention_keeps_half_an_aside(extractor: Extractor) -> None:
