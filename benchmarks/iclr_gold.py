@@ -1,14 +1,16 @@
 """Entity quality of the ICLR 2026 graph against a hand-annotated sample (40 abstracts).
 
-Two samples ship in ``benchmarks/data``: ``iclr2026_gold_sample.jsonl`` (the default; kg's naming
-rule was chosen while looking at it) and ``iclr2026_gold_heldout.jsonl`` (40 other papers,
-annotated afterwards and scored once: ``--gold benchmarks/data/iclr2026_gold_heldout.jsonl``).
-Each is described in the ``.md`` beside it. A sample lists, per paper, the *named* methods,
-datasets, tasks and metrics it proposes or uses, with aliases, annotated as issue 5 asks: full
-names with acronyms as aliases, broad model classes ("large language models") are concepts and
-so not listed, benchmarks and environments are datasets. Entries marked ``uncertain`` are
-"don't care": a kg entity that matches one is neither a hit nor a false positive, and missing
-one is no miss. ``title_only`` entries are left out (kg extracts from the abstract).
+Three samples ship in ``benchmarks/data``: ``iclr2026_gold_sample.jsonl`` (the default; kg's
+rules were chosen while looking at it), ``iclr2026_gold_heldout.jsonl`` (40 other papers,
+annotated afterwards and scored once per shipped change: ``--gold
+benchmarks/data/iclr2026_gold_heldout.jsonl``) and ``iclr2026_gold_fresh.jsonl`` (40 more,
+annotated last and scored once, at the end). Each is described in the ``.md`` beside it.
+A sample lists, per paper, the *named* methods, datasets, tasks and metrics it proposes or uses,
+with aliases, annotated as issue 5 asks: full names with acronyms as aliases, broad model classes
+("large language models") are concepts and so not listed, benchmarks and environments are datasets.
+Entries marked ``uncertain`` are "don't care": a kg entity that matches one is neither a hit nor a
+false positive, and missing one is no miss. ``title_only`` entries are left out (kg extracts from
+the abstract).
 
 The graph is the real thing: the whole corpus is built (``kg.build.build``, with the user's
 cache unless ``--no-cache``), or an existing graph file is read (``--graph``), and each sample

@@ -47,7 +47,11 @@ def test_scores_count_hits_misses_and_dont_cares(ig) -> None:  # noqa: ANN001
 
 def test_gold_samples_are_well_formed_and_disjoint(ig) -> None:  # noqa: ANN001
     ids = []
-    for name in ("iclr2026_gold_sample.jsonl", "iclr2026_gold_heldout.jsonl"):
+    for name in (
+        "iclr2026_gold_sample.jsonl",
+        "iclr2026_gold_heldout.jsonl",
+        "iclr2026_gold_fresh.jsonl",
+    ):
         lines = (BENCH / "data" / name).read_text(encoding="utf-8")
         records = [json.loads(line) for line in lines.splitlines()]
         assert len(records) == 40
@@ -55,4 +59,4 @@ def test_gold_samples_are_well_formed_and_disjoint(ig) -> None:  # noqa: ANN001
         for r in records:
             for e in r["entities"]:
                 assert e["type"] in ig.TYPES and e["role"] in ("proposes", "uses"), e
-    assert len(set(ids)) == 80  # unique, and the held-out sample shares no paper
+    assert len(set(ids)) == 120  # unique: the three samples share no paper
