@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from kg.cache import ExtractionCache, ResolverSnapshots, text_digest
 from kg.explore import data_counts
 from kg.extract.names import COINED, is_name_like
+from kg.extract.normalize import normalize_key
 from kg.extract.pipeline import (
     FEW_TEXTS,
     Extractor,
@@ -166,6 +167,39 @@ def _first_words(text: str, n: int = 6) -> str:
     return " ".join(words[:n]) + ("…" if len(words) > n else "")
 
 
+#: Types whose title name marks what a paper proposes.
+_TITLE_TYPES = frozenset({Label.METHOD, Label.DATASET})
+
+
+def title_name(title: str) -> str | None:
+    """The name a title gives its paper's contribution: the part before the colon, when it
+    reads as a name ("GenDR: One-Step Diffusion..." -> "GenDR").
+
+    >>> title_name("GenDR: One-Step Diffusion for Detail Restoration"), title_name("AnyTouch 2: X")
+    ('GenDR', 'AnyTouch 2')
+    >>> title_name("Trust but verify: adaptive X"), title_name("Preventing Collapse")
+    (None, None)
+    """
+    head, colon, _ = title.partition(":")
+    head = head.strip()
+    if not colon or not head or len(head.split()) > 4:
+        return None
+    return head if COINED.match(head.split()[0]) else None
+
+
+def mark_title_names(paper: Paper, mentions: list[Mention]) -> None:
+    """A method or dataset the title names ("GenDR: ...") is what the paper proposes, even when
+    no sentence of the abstract says "we propose" (its mentions become PROPOSES)."""
+    name = title_name(paper.title) if paper.title else None
+    if name is None:
+        return
+    key = normalize_key(name)
+    entities = {m.entity for m in mentions if m.key == key and m.type in _TITLE_TYPES}
+    for m in mentions:
+        if m.entity in entities and m.type in _TITLE_TYPES:
+            m.role = Rel.PROPOSES
+
+
 def display_name(paper: Paper, mentions: list[Mention]) -> str:
     """A short name for a paper: its named contribution ("MetaEmbed"), else its title, else the
     first words of its abstract."""
@@ -237,6 +271,7 @@ def _read_and_extract(
     )
     with paused_gc():
         for p in papers:
+            mark_title_names(p, mentions[p.id])
             p.display_name = display_name(p, mentions[p.id])
     return _Extracted(ingested, mentions, entities, cached, similar)
 

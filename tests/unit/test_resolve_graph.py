@@ -262,3 +262,25 @@ def test_resolver_fed_in_any_order_gives_the_same_entities() -> None:
     assert resolver.finish() == expected
     assert {pid: [(m.entity, m.type) for m in ms] for pid, ms in fresh.items()} == expected_links
     assert fresh["p1"][0].entity == "dataset:massive-multimodal-embedding-benchmark"
+
+
+def test_the_name_a_title_gives_is_what_the_paper_proposes() -> None:
+    from kg.build import mark_title_names
+
+    papers = {
+        "p0": Paper(id="p0", abstract="...", title="GenDR: One-Step Diffusion for Restoration"),
+        "p1": Paper(id="p1", abstract="...", title="Diffusion for restoration"),
+    }
+    mentions = {
+        "p0": [
+            mention("GenDR", Label.METHOD),
+            mention("GenDR", Label.METHOD, start=40),
+            mention("ImageNet", Label.DATASET),
+        ],
+        "p1": [mention("GenDR", Label.METHOD)],
+    }
+    resolve_entities(mentions)
+    for pid, paper in papers.items():
+        mark_title_names(paper, mentions[pid])
+    assert [m.role for m in mentions["p0"]] == [Rel.PROPOSES, Rel.PROPOSES, Rel.EVALUATES_ON]
+    assert mentions["p1"][0].role == Rel.USES  # its title names no contribution
