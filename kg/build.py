@@ -110,15 +110,19 @@ def extract_and_resolve(
             pass  # not a state this code wrote: resolve every paper
     mentions: dict[str, list[Mention]] = {}
 
-    def add_ready() -> None:
-        with paused_gc():
-            for p in papers:
-                if p.id not in mentions and p.abstract in raw:
-                    mentions[p.id] = doc_mentions(p.abstract, raw[p.abstract])
-                    if p.id not in resolved:
-                        resolver.add(p.id, mentions[p.id])
+    def add(p: Paper, found: list[dict[str, Any]]) -> None:
+        if p.id not in mentions:
+            mentions[p.id] = doc_mentions(p.abstract, found)
+            if p.id not in resolved:
+                resolver.add(p.id, mentions[p.id])
 
-    add_ready()
+    waiting: dict[str, list[Paper]] = defaultdict(list)  # texts to extract -> their papers
+    with paused_gc():
+        for p in papers:
+            if p.abstract in raw:
+                add(p, raw[p.abstract])
+            else:
+                waiting[p.abstract].append(p)
     if progress and raw:
         progress(sum(1 for t in texts if t in raw))
     if todo:
@@ -130,26 +134,17 @@ def extract_and_resolve(
             )
         )
         fresh = []
-        waiting: dict[str, list[Paper]] = defaultdict(list)  # new texts -> their papers
-        for p in papers:
-            if p.abstract not in raw:
-                waiting[p.abstract].append(p)
         # Each paper is resolved as its mentions arrive: the main process would otherwise wait
         # idle for the workers and then do it all alone at the end (1.5 s of a conference).
         with paused_gc():
             for text, found in zip(todo, results, strict=True):
-                raw[text] = found
                 fresh.append((text, found))
                 for p in waiting.pop(text, ()):
-                    if p.id not in mentions:
-                        mentions[p.id] = doc_mentions(text, found)
-                        if p.id not in resolved:
-                            resolver.add(p.id, mentions[p.id])
+                    add(p, found)
                 if progress:
                     progress(1)
         if cache:
             cache.put_many(fresh)
-        add_ready()
     if cache:
         cache.close()
     with paused_gc():

@@ -143,14 +143,15 @@ def _neighbour_pairs(
 
 
 def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[Neighbour]]:
-    """Each paper's ``top_n`` most similar papers, best first (ties by id). Deterministic."""
-    if len(papers) < 2:
-        return {p.id: [] for p in papers}
-    ids, rows, cols, scores, terms = _neighbour_pairs(papers, top_n)
-    out: dict[str, list[Neighbour]] = {i: [] for i in ids}
-    for i, j, s, t in zip(rows, cols, scores, terms, strict=True):
-        out[ids[i]].append(Neighbour(ids[j], s, t))
-    return out
+    """Each paper's ``top_n`` most similar papers, best first (ties by id). Deterministic.
+    (:func:`neighbour_lists` as objects; terms are words, so ", " splits them back.)"""
+    return {
+        pid: [
+            Neighbour(j, score, tuple(terms.split(", ")) if terms else ())
+            for j, score, terms in zip(near, cosines, words, strict=True)
+        ]
+        for pid, (near, cosines, words) in neighbour_lists(papers, top_n).items()
+    }
 
 
 #: A paper's nearest papers as the graph stores them: their ids, the cosines and the shared

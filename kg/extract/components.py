@@ -465,8 +465,10 @@ class Gazetteer:
                 if label.endswith("!"):  # a curated entry matched as written
                     label, src = label[:-1], "lexicon"
                 _add_candidate(doc, start, end, label, src)
-        for tok in doc:  # "Pass@5", "Recall@10", "nDCG@20": a metric at a cut-off
-            if "@" in tok.text and AT_K_METRIC.match(tok.text):
+        # "Pass@5", "Recall@10", "nDCG@20": a metric at a cut-off (one look at the text first:
+        # most abstracts have no "@", and this runs on every token of a conference otherwise).
+        for tok in doc if "@" in doc.text else ():
+            if AT_K_METRIC.match(tok.text):
                 _add_candidate(doc, tok.i, tok.i + 1, str(Label.METRIC), "lexicon")
         return doc
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.errors import ModelError
 from kg.extract.normalize import normalize_key
+from kg.extract.resolve import RESOLUTION_DATA
 from kg.models import Mention
 from kg.runtime import can_fork
 from kg.schema import Label, Rel
@@ -114,9 +115,7 @@ def load_pipeline(
 #: Files under kg/extract that run after the cache (on cached and fresh mentions alike), so
 #: editing them must not invalidate cached extractions: entity resolution and the word lists
 #: only it reads (its own fingerprint, ``resolution_version``, covers them).
-NOT_FINGERPRINTED = frozenset(
-    {"resolve.py", "generic_modifiers.txt", "technique_heads.txt", "generic_names.txt"}
-)
+NOT_FINGERPRINTED = frozenset({"resolve.py", *RESOLUTION_DATA})
 
 
 def _hash_tree(root: Path) -> str:

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -139,24 +140,38 @@ def is_model_class(key: str, names: dict[str, int]) -> bool:
     return (key == "model" or key.endswith("-model")) and any(n == n.lower() for n in names)
 
 
+#: Word lists in kg/extract/data that only entity resolution reads: they are fingerprinted by
+#: :func:`resolution_version`, not by the extraction's ``pipeline_version``.
+RESOLUTION_DATA = ("generic_modifiers.txt", "technique_heads.txt", "generic_names.txt")
+
+
+@dataclass(frozen=True)
+class ResolutionWords:
+    task_heads: frozenset[str]  # task_heads.txt (shared with the extraction's rules)
+    modifiers: frozenset[str]  # generic_modifiers.txt: words that rate or place
+    techniques: frozenset[str]  # technique_heads.txt
+    generic_names: frozenset[str]  # merge keys of generic_names.txt
+
+
 @lru_cache(maxsize=1)
-def _task_words() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """Task heads, generic modifiers and technique heads (kg/extract/data)."""
+def resolution_words() -> ResolutionWords:
+    """The word lists entity resolution reads (kg/extract/data), loaded once."""
     from kg.extract.lexicon import load_lexicon, read_data_lines
 
     def words(name: str) -> frozenset[str]:
         return frozenset(w.lower() for w in read_data_lines(name))
 
-    return load_lexicon().task_heads, words("generic_modifiers.txt"), words("technique_heads.txt")
+    return ResolutionWords(
+        task_heads=load_lexicon().task_heads,
+        modifiers=words("generic_modifiers.txt"),
+        techniques=words("technique_heads.txt"),
+        generic_names=frozenset(normalize_key(w) for w in read_data_lines("generic_names.txt")),
+    )
 
 
-@lru_cache(maxsize=1)
-def generic_names() -> frozenset[str]:
-    """Merge keys of ``generic_names.txt``: "AI", "GPU", "machine learning" name no method,
-    dataset or task."""
-    from kg.extract.lexicon import read_data_lines
-
-    return frozenset(normalize_key(w) for w in read_data_lines("generic_names.txt"))
+def _rated(name: str, modifiers: frozenset[str]) -> bool:
+    """Whether a word before the phrase's head rates or places it ("real-world", "complex")."""
+    return any(w in modifiers for w in name.lower().split()[:-1])
 
 
 def reads_as_technique(key: str, name: str) -> bool:
@@ -168,13 +183,9 @@ def reads_as_technique(key: str, name: str) -> bool:
     >>> reads_as_technique("efficient-fine-tuning", "efficient fine-tuning")
     False
     """
-    _, modifiers, techniques = _task_words()
+    lists = resolution_words()
     words = key.split("-")
-    return (
-        len(words) > 1
-        and words[-1] in techniques
-        and not any(w in modifiers for w in name.lower().split()[:-1])
-    )
+    return len(words) > 1 and words[-1] in lists.techniques and not _rated(name, lists.modifiers)
 
 
 def reads_as_task(key: str, name: str) -> bool:
@@ -189,17 +200,17 @@ def reads_as_task(key: str, name: str) -> bool:
     ...     ("complex-reasoning", "complex reasoning"), ("model-design", "model design")]]
     [False, False, False]
     """
-    heads, modifiers, techniques = _task_words()
+    lists = resolution_words()
     words = key.split("-")
     while len(words) > 1 and words[-1] in _TASK_WORDS:
         words.pop()
     head = words[-1]
     # A gerund after a modifier names an activity too ("object referring", "image captioning"),
     # unless it is a technique's ("prompt tuning", "hard-negative mining").
-    gerund = len(words) > 1 and head.endswith("ing") and head not in techniques
-    if not gerund and head not in heads and "-".join(words[-2:]) not in heads:
+    gerund = len(words) > 1 and head.endswith("ing") and head not in lists.techniques
+    if not gerund and head not in lists.task_heads and "-".join(words[-2:]) not in lists.task_heads:
         return False
-    return not any(w in modifiers for w in name.lower().split()[:-1])
+    return not _rated(name, lists.modifiers)
 
 
 @lru_cache(maxsize=1)
@@ -215,9 +226,9 @@ def known_terms() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def resolution_version() -> str:
     """A fingerprint of the resolution code (this module, :mod:`kg.schema` and the word lists
-    only resolution reads). A saved
-    resolver (:class:`kg.cache.ResolverSnapshots`) holds entities this code made, so changing it
-    must make old snapshots unusable; the extraction cache does not depend on it."""
+    only resolution reads, :data:`RESOLUTION_DATA`). A saved resolver
+    (:class:`kg.cache.ResolverSnapshots`) holds entities this code made, so changing it must make
+    old snapshots unusable; the extraction cache does not depend on it."""
     import hashlib
     from pathlib import Path
 
@@ -225,8 +236,8 @@ def resolution_version() -> str:
 
     h = hashlib.sha256(Path(__file__).read_bytes())
     h.update(Path(kg.schema.__file__).read_bytes())
-    for words in (*_task_words()[1:], generic_names()):
-        h.update("\n".join(sorted(words)).encode())
+    for name in RESOLUTION_DATA:
+        h.update((Path(__file__).parent / "data" / name).read_bytes())
     return h.hexdigest()[:16]
 
 
@@ -273,7 +284,7 @@ class Resolver:
         # Made here, not in finish(): a build resolves the cached papers while the new ones are
         # extracted elsewhere, and waits for them before finish().
         self.known = known_terms()
-        self.generic_names = generic_names()
+        self.generic_names = resolution_words().generic_names
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
         named = self.named
@@ -376,14 +387,15 @@ class Resolver:
                     forms[alias] = n
             papers = set().union(*(self.papers[k] for k in raw))
         label = _pick_label(votes)
+        name = _pick_name(forms)
         shared = len(papers) >= TASK_MIN_PAPERS or sum(votes.values()) >= TASK_MIN_MENTIONS
         # The recogniser calls many techniques "other scientific terms" ("hard-negative mining")
         # or tasks ("instruction fine-tuning"): a technique's head says what they are.
         if (
             label in (Label.CONCEPT, Label.TASK)
             and shared
-            and reads_as_technique(key, _pick_name(forms))
-            and not (label == Label.TASK and reads_as_task(key, _pick_name(forms)))
+            and reads_as_technique(key, name)
+            and not (label == Label.TASK and reads_as_task(key, name))
         ):
             label = Label.METHOD
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
@@ -394,22 +406,24 @@ class Resolver:
             # enough ("softmax self-attention" is no name but a method all the same).
             if not (
                 (label == Label.METHOD or (label == Label.TASK and shared))
-                and reads_as(key, _pick_name(forms))
+                and reads_as(key, name)
             ):
                 label = Label.CONCEPT
         elif is_model_class(key, forms):  # "Multimodal Large Language Models" is no task either
             label = Label.CONCEPT
-        name = _pick_name(forms)
-        descriptive = _DESCRIPTIVE.search(name)  # "UCB-based algorithm": a kind, no name
-        if descriptive and label in NAMED_TYPES and not long_form and key not in self.known:
-            label = Label.CONCEPT
-        # A lone letter is a variable ("data structure D"); "AI", "GPU" or "machine learning" is
-        # a field or hardware (generic_names.txt).
-        generic = self.generic_names
-        if label in NAMED_TYPES and (
-            len(key) < 2 or key in generic or (len(name) < 8 and normalize_key(name) in generic)
-        ):  # (the name too: an acronym that some abstract defines has its long form's key)
-            label = Label.CONCEPT
+        if label in NAMED_TYPES:
+            generic = self.generic_names
+            if (
+                # "UCB-based algorithm": a kind of method, no name
+                (_DESCRIPTIVE.search(name) and not long_form and key not in self.known)
+                # A lone letter is a variable ("data structure D"); "AI", "GPU" or "machine
+                # learning" is a field or hardware (generic_names.txt). The name too: an acronym
+                # that some abstract defines has its long form's key.
+                or len(key) < 2
+                or key in generic
+                or (len(name) < 8 and normalize_key(name) in generic)
+            ):
+                label = Label.CONCEPT
         return Entity(
             id=entity_id(label, key),
             label=label,

@@ -156,7 +156,7 @@ def test_a_recognised_span_ends_before_its_verb_and_splits_into_coordinated_name
     ]
 
 
-def test_a_list_passes_its_type_to_names_nothing_recognised(extractor: Extractor) -> None:
+def test_a_list_passes_its_type_to_names_nothing_recognised() -> None:
     from kg.extract.components import listed_names
 
     nlp = load_pipeline()
