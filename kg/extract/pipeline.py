@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import ModelError
+from kg.extract.gemm import use_numpy_gemm
 from kg.extract.normalize import normalize_key
 from kg.extract.resolve import RESOLUTION_DATA
 from kg.models import Mention
@@ -109,7 +110,21 @@ def load_pipeline(
     if use_trained and SHIPPED_MODEL_DIR.exists():
         nlp.add_pipe("kg_trained_ner", config={"path": str(SHIPPED_MODEL_DIR)})
     nlp.add_pipe("kg_mentions", config=config.get("kg_mentions", {}))
+    use_numpy_gemm(thinc_models(nlp))
     return nlp
+
+
+def thinc_models(nlp: Language) -> Iterator[Any]:
+    """The thinc models of ``nlp``'s components, and of the pipelines a component wraps (kg's
+    recogniser runs a spaCy pipeline of its own)."""
+    from thinc.api import Model
+
+    for _, proc in nlp.pipeline:
+        inner = getattr(proc, "model", None)
+        if isinstance(inner, Model):
+            yield inner
+        elif inner is not None and hasattr(inner, "pipeline"):
+            yield from thinc_models(inner)
 
 
 #: Files under kg/extract that run after the cache (on cached and fresh mentions alike), so

@@ -1,0 +1,54 @@
+"""kg's extraction models multiply matrices with numpy on one BLAS thread (kg/extract/gemm.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from thinc.api import NumpyOps
+from threadpoolctl import ThreadpoolController
+
+from kg.extract.gemm import OneThreadNumpyOps, use_numpy_gemm
+
+
+@pytest.mark.parametrize(("trans1", "trans2"), [(False, False), (True, False), (False, True)])
+def test_gemm_matches_blis(trans1: bool, trans2: bool) -> None:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((288, 50) if trans1 else (50, 288)).astype(np.float32)
+    y = rng.standard_normal((96, 288) if trans2 else (288, 96)).astype(np.float32)
+    want = NumpyOps().gemm(x, y, trans1=trans1, trans2=trans2)
+    got = OneThreadNumpyOps().gemm(x, y, trans1=trans1, trans2=trans2)
+    assert got.dtype == np.float32 and got.shape == (50, 96)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-4)
+    out = np.empty((50, 96), np.float32)
+    assert OneThreadNumpyOps().gemm(x, y, out=out, trans1=trans1, trans2=trans2) is out
+    np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
+
+
+def test_gemm_runs_on_one_thread_and_restores_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    threads_seen = []
+    real_dot = np.dot
+
+    def spying_dot(*args: object, **kwargs: object) -> object:
+        threads_seen.append(
+            [i["num_threads"] for i in ThreadpoolController().info() if i["user_api"] == "blas"]
+        )
+        return real_dot(*args, **kwargs)
+
+    before = [i["num_threads"] for i in ThreadpoolController().info() if i["user_api"] == "blas"]
+    ops = OneThreadNumpyOps()
+    monkeypatch.setattr(ops.xp, "dot", spying_dot)
+    ops.gemm(np.ones((4, 3), np.float32), np.ones((3, 2), np.float32))
+    assert threads_seen and all(n == 1 for n in threads_seen[0])
+    after = [i["num_threads"] for i in ThreadpoolController().info() if i["user_api"] == "blas"]
+    assert after == before
+
+
+def test_every_layer_of_the_pipeline_uses_it() -> None:
+    from kg.extract.pipeline import load_pipeline, thinc_models
+
+    models = list(thinc_models(load_pipeline()))
+    # The tagger, the sentence splitter and the recogniser (inside kg_trained_ner).
+    assert len(models) >= 3
+    layers = [layer for m in models for layer in m.walk()]
+    assert all(isinstance(layer.ops, OneThreadNumpyOps) for layer in layers)
+    assert use_numpy_gemm(models) == 0  # nothing left to switch
