@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.errors import ModelError
-from kg.extract.gemm import use_numpy_gemm
 from kg.extract.normalize import normalize_key
 from kg.extract.resolve import RESOLUTION_DATA
 from kg.models import Mention
@@ -95,6 +94,7 @@ def load_pipeline(
     ``("kg_rules", "concepts", False)``; the defaults are what ``kg build`` uses.
     """
     import kg.extract.components  # noqa: F401  (registers the kg_* factories)
+    from kg.extract.gemm import use_numpy_gemm  # imports thinc: only where spaCy runs
 
     config: dict[str, dict[str, bool]] = {}
     for component, key, value in options:
