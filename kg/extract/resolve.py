@@ -123,6 +123,13 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
             if COINED.match(base):
                 kind = _KIND_LABEL.get(cleaned.rpartition(" ")[2], "")
             surface, key = base, normalize_key(base)
+    elif m.type is Label.TASK and key.endswith("-task"):
+        # "image synthesis tasks" are image synthesis. Two words at least must remain: "few-shot
+        # tasks" or "downstream tasks" say which tasks, not what task.
+        words = clean_surface(surface).split()
+        if len(words) >= 3 and words[-1].lower() in ("task", "tasks"):
+            surface = " ".join(words[:-1])
+            key = normalize_key(surface)
     m.key = key
     return key, surface, kind
 
@@ -151,6 +158,7 @@ class ResolutionWords:
     modifiers: frozenset[str]  # generic_modifiers.txt: words that rate or place
     techniques: frozenset[str]  # technique_heads.txt
     generic_names: frozenset[str]  # merge keys of generic_names.txt
+    metrics: frozenset[str]  # merge keys of metric_terms.txt (shared with the extraction)
 
 
 @lru_cache(maxsize=1)
@@ -166,6 +174,7 @@ def resolution_words() -> ResolutionWords:
         modifiers=words("generic_modifiers.txt"),
         techniques=words("technique_heads.txt"),
         generic_names=frozenset(normalize_key(w) for w in read_data_lines("generic_names.txt")),
+        metrics=frozenset(normalize_key(w) for w in load_lexicon().metric_terms),
     )
 
 
@@ -186,6 +195,24 @@ def reads_as_technique(key: str, name: str) -> bool:
     lists = resolution_words()
     words = key.split("-")
     return len(words) > 1 and words[-1] in lists.techniques and not _rated(name, lists.modifiers)
+
+
+def reads_as_metric(key: str, name: str) -> bool:
+    """Whether a metric phrase with no name's evidence reads as a metric: it ends in a metric of
+    kg's curated list (``metric_terms.txt``) and no word before it rates or places it.
+
+    >>> reads_as_metric("language-modeling-perplexity", "language modeling perplexity")
+    True
+    >>> reads_as_metric("task-success-rate", "task success rates")
+    True
+    >>> reads_as_metric("generalization-error-formula", "generalization error formulae")
+    False
+    """
+    lists = resolution_words()
+    words = key.split("-")
+    return any("-".join(words[i:]) in lists.metrics for i in range(len(words))) and not _rated(
+        name, lists.modifiers
+    )
 
 
 def reads_as_task(key: str, name: str) -> bool:
@@ -239,6 +266,9 @@ def resolution_version() -> str:
     for name in RESOLUTION_DATA:
         h.update((Path(__file__).parent / "data" / name).read_bytes())
     return h.hexdigest()[:16]
+
+
+_READS_AS = {Label.TASK: reads_as_task, Label.METRIC: reads_as_metric}
 
 
 def _pick_label(votes: dict[Label, int]) -> Label:
@@ -401,11 +431,12 @@ class Resolver:
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
         if label in NAMED_TYPES and not named and key not in self.known:
-            reads_as = reads_as_task if label == Label.TASK else reads_as_technique
-            # A method the recogniser typed needs no second paper: the technique's head says
-            # enough ("softmax self-attention" is no name but a method all the same).
+            reads_as = _READS_AS.get(label, reads_as_technique)
+            # A method or metric the recogniser typed needs no second paper: the head says
+            # enough ("softmax self-attention" is no name but a method all the same, "language
+            # modeling perplexity" a metric).
             if not (
-                (label == Label.METHOD or (label == Label.TASK and shared))
+                (label in (Label.METHOD, Label.METRIC) or (label == Label.TASK and shared))
                 and reads_as(key, name)
             ):
                 label = Label.CONCEPT

@@ -174,6 +174,37 @@ def test_a_kind_word_after_a_name_names_the_same_entity() -> None:
     assert [(e.name, e.label) for e in ruler.values()] == [("RULER", Label.DATASET)]
 
 
+def test_a_metric_phrase_ending_in_a_known_metric_stays_a_metric() -> None:
+    """One paper's "language modeling perplexity" is a metric: its head is a known metric. A
+    metric phrase with another head, or a rating word, is no metric without a second paper."""
+
+    def label_of(text: str) -> Label:
+        (entity,) = resolve_entities({"p0": [mention(text, Label.METRIC)]}).values()
+        return entity.label
+
+    assert label_of("language modeling perplexity") == Label.METRIC
+    assert label_of("task success rates") == Label.METRIC
+    assert label_of("generalization error formulae") == Label.CONCEPT
+    assert label_of("strong accuracy") == Label.CONCEPT  # rated, not named
+
+
+def test_x_tasks_are_the_task_x() -> None:
+    """The phrase "image synthesis tasks" names the task "image synthesis"; "few-shot
+    tasks" says which tasks and stays as it is."""
+    entities = resolve_entities(
+        {
+            "p0": [mention("image synthesis tasks", Label.TASK)],
+            "p1": [mention("image synthesis", Label.TASK)],
+            "p2": [mention("few-shot tasks", Label.TASK)],
+        }
+    )
+    by_name = {e.name: e for e in entities.values()}
+    assert by_name["image synthesis"].paper_count == 2
+    assert by_name["image synthesis"].label == Label.TASK
+    assert "image synthesis tasks" in by_name["image synthesis"].aliases
+    assert "few-shot tasks" in by_name
+
+
 def test_a_hyphen_suffixed_description_is_no_name() -> None:
     def label_of(text: str) -> Label:
         (entity,) = resolve_entities({"p0": [mention(text, Label.METHOD)]}).values()
