@@ -72,6 +72,8 @@ KIND_VOTES = 3
 _DESCRIPTIVE = re.compile(
     r"\S-(?:based|driven|trained|guided|style|like|powered|centric|oriented|augmented|enhanced|"
     r"conditioned|specific)\s(?:.*\s)?[a-z][a-z-]*$"
+    # The adjective alone: "ETR-predicted", "non-UCB-based" describe, they name nothing.
+    r"|^\S+-(?:[a-z]+ed|based|style|like|centric|specific)$"
 )
 #: Mention sources that only fire on names or known terms.
 NAME_EVIDENCE = frozenset({"gazetteer", "lexicon", "coined", "named_dataset", "acronym", "defined"})
@@ -191,10 +193,18 @@ def reads_as_technique(key: str, name: str) -> bool:
     True
     >>> reads_as_technique("efficient-fine-tuning", "efficient fine-tuning")
     False
+    >>> reads_as_technique("minibatch-back-propagation", "minibatch back-propagation")
+    True
     """
     lists = resolution_words()
     words = key.split("-")
-    return len(words) > 1 and words[-1] in lists.techniques and not _rated(name, lists.modifiers)
+    # The head may be written with a hyphen: "back-propagation", "pre-training".
+    heads = (words[-1], "".join(words[-2:]))
+    return (
+        len(words) > 1
+        and any(h in lists.techniques for h in heads)
+        and not _rated(name, lists.modifiers)
+    )
 
 
 def reads_as_metric(key: str, name: str) -> bool:

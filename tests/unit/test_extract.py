@@ -191,6 +191,16 @@ def test_versions_cut_offs_and_comparisons(extractor: Extractor) -> None:
     assert not any(t.startswith("lower") for t in ms)  # a comparison is no part of a name
 
 
+def test_a_factor_starts_a_result_not_an_entity(extractor: Extractor) -> None:
+    text = (
+        "Scaling to 662M, our model surpasses the best diffusion method with 10x faster "
+        "sampling and a 2.5× speedup on ImageNet-512."
+    )
+    texts = {m.text for m in extractor.extract_texts([text])[0]}
+    assert "ImageNet-512" in texts
+    assert not any(t.startswith(("10x", "2.5×")) for t in texts), texts
+
+
 def test_a_piece_of_a_hyphenated_name_is_no_name_of_its_own(extractor: Extractor) -> None:
     text = (
         "We propose the INO-SGD algorithm, trained with GRPO-based RL on chain-of-thought data "

@@ -134,6 +134,7 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     assert label_of("multimodal large language models") == Label.CONCEPT
     # Lower-case methods likewise: a technique's head, and no rating word.
     assert label_of("ridge regression", Label.METHOD) == Label.METHOD
+    assert label_of("minibatch back-propagation", Label.METHOD) == Label.METHOD  # hyphenated head
     assert label_of("prompt tuning", Label.METHOD) == Label.METHOD
     assert label_of("naive fine-tuning", Label.METHOD) == Label.CONCEPT
     assert label_of("regularization method", Label.METHOD) == Label.CONCEPT
@@ -212,6 +213,8 @@ def test_a_hyphen_suffixed_description_is_no_name() -> None:
 
     assert label_of("UCB-based algorithm") == Label.CONCEPT
     assert label_of("REPO-trained models") == Label.CONCEPT
+    assert label_of("ETR-predicted") == Label.CONCEPT  # the adjective alone
+    assert label_of("non-UCB-based") == Label.CONCEPT
     assert label_of("POS-Aware Delay Mechanism") == Label.METHOD  # capitalised: a name
 
 
