@@ -23,7 +23,7 @@ from typing import Any
 
 from spacy.language import Language
 from spacy.matcher import Matcher
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 
 from kg.extract.acronyms import find_long_form, is_acronym
 from kg.extract.lexicon import Lexicon, load_lexicon
@@ -273,12 +273,24 @@ def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> N
     glued_right = end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
     if source in ("phrase", "concept", "word") and (glued_left or glued_right):
         return
+    # A candidate is made of whole written words: the tokenizer splits "LLaMA60M" into
+    # "LLaMA60" + "M", and the name is both.
+    while 0 < start and not doc[start - 1].whitespace_ and _glued(doc[start - 1], doc[start]):
+        start -= 1
+    while end < len(doc) and not doc[end - 1].whitespace_ and _glued(doc[end - 1], doc[end]):
+        end += 1
     # A version is part of a name: "LongBench-v2", "DOTA-v1.0", "KaLM-Embedding-V2".
     versioned = glued_right and end + 1 < len(doc) and not doc[end].whitespace_
     if versioned and VERSION.match(doc[end + 1].text):
         end += 2
     span = Span(doc, start, end, label=label, kb_id=source)
     doc.spans[CANDIDATES].append(span)
+
+
+def _glued(left: Token, right: Token) -> bool:
+    """Whether two tokens written without a space between them are pieces of one word: both
+    sides are letters or digits (a hyphen, bracket or full stop between them is a boundary)."""
+    return left.text[-1:].isalnum() and right.text[:1].isalnum()
 
 
 def _ensure_group(doc: Doc) -> None:
@@ -908,9 +920,15 @@ class MentionSelector:
             text = balanced_prefix(span.text)
             if text != span.text and sum(c.isalnum() for c in text) < 2:
                 continue
-            sentence_end = span.end == len(doc) or doc[span.end].is_sent_start
+            # At a sentence's end (or before a capitalised word: a boundary the splitter
+            # missed), the tokenizer may leave the full stop on "GSM8K." or "7B.".
+            sentence_end = (
+                span.end == len(doc)
+                or doc[span.end].is_sent_start
+                or doc[span.end].text[:1].isupper()
+            )
             if sentence_end and text.endswith(".") and text[-2:-1].isalnum():
-                text = text[:-1]  # the tokenizer left the full stop on "GSM8K." or "7B."
+                text = text[:-1]
             acr = defined_acronym(text, acronyms)
             if acr and acr in long_label:
                 canonical, label = acronyms[acr], long_label[acr]
@@ -1094,6 +1112,16 @@ class TrainedRecognizer:
                 doc[start].lower_ in NAMING_CUES or doc[start].tag_ in COMPARATIVE_TAGS
             ):
                 start += 1
+            # A full stop on a word followed by a capitalised one is a sentence boundary the
+            # splitter missed ("termed CHTsL. The method"): the span ends there.
+            end = next(
+                (
+                    t.i + 1
+                    for t in doc[start : end - 1]
+                    if len(t) > 1 and t.text.endswith(".") and doc[t.i + 1].text[:1].isupper()
+                ),
+                end,
+            )
             # A finite verb ends a noun phrase: "REPO preserve entropy" ran into its clause.
             verb = next((t.i for t in doc[start + 1 : end] if t.tag_ in FINITE_VERB_TAGS), end)
             end = verb

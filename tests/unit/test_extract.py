@@ -201,6 +201,23 @@ def test_a_factor_starts_a_result_not_an_entity(extractor: Extractor) -> None:
     assert not any(t.startswith(("10x", "2.5×")) for t in texts), texts
 
 
+def test_names_are_whole_written_words(extractor: Extractor) -> None:
+    """The tokenizer splits "LLaMA60M" into "LLaMA60" + "M"; the name is the written word."""
+    text = "The method is evaluated on LLaMA60M and LLaMA130M using the OpenWebText corpus."
+    texts = {m.text for m in extractor.extract_texts([text])[0]}
+    assert {"LLaMA60M", "LLaMA130M"} <= texts, texts
+    assert not texts & {"LLaMA60", "LLaMA130", "M"}
+
+
+def test_a_missed_sentence_boundary_ends_a_name(extractor: Extractor) -> None:
+    """The full stop stays on "CHTsL." and the splitter misses the boundary after it."""
+    text = "We propose an approach termed CHTsL. The method is evaluated on GSM8K."
+    mentions = extractor.extract_texts([text])[0]
+    texts = {m.text for m in mentions}
+    assert "CHTsL" in texts, texts
+    assert not any("The method" in t or t.endswith(".") for t in texts), texts
+
+
 def test_a_piece_of_a_hyphenated_name_is_no_name_of_its_own(extractor: Extractor) -> None:
     text = (
         "We propose the INO-SGD algorithm, trained with GRPO-based RL on chain-of-thought data "
