@@ -275,7 +275,7 @@ def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> N
         return
     # A candidate is made of whole written words: the tokenizer splits "LLaMA60M" into
     # "LLaMA60" + "M", and the name is both.
-    while 0 < start and not doc[start - 1].whitespace_ and _glued(doc[start - 1], doc[start]):
+    while start > 0 and not doc[start - 1].whitespace_ and _glued(doc[start - 1], doc[start]):
         start -= 1
     while end < len(doc) and not doc[end - 1].whitespace_ and _glued(doc[end - 1], doc[end]):
         end += 1
