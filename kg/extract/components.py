@@ -175,6 +175,32 @@ def in_compound(doc: Doc, start: int, end: int) -> bool:
     return end < len(doc) and not doc[end - 1].whitespace_ and doc[end].text[:1].isalnum()
 
 
+_YEAR = re.compile(r"^(?:19|20)\d\d[a-z]?$")
+
+
+def cited_author(doc: Doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` are one capitalised word that cites a paper's author:
+    "Zhang (2020)", "Park et al.", "Li and Lan (2025)" (both names).
+
+    Why: abstracts cite a few papers by author, and a surname is no method or dataset.
+    """
+    if end - start != 1 or not doc[start].is_title or not doc[start].is_alpha:
+        return False
+
+    def cites(i: int) -> bool:  # tokens from i on are "(YEAR)", "(YEAR;" or "et al."
+        nxt = [t.text for t in doc[i : i + 3]]
+        return (len(nxt) >= 2 and nxt[0] == "(" and bool(_YEAR.match(nxt[1]))) or nxt[:2] == [
+            "et",
+            "al.",
+        ]
+
+    if cites(end):
+        return True
+    # The first of two authors: "Li and Lan (2025)".
+    joined = end + 1 < len(doc) and doc[end].lower_ in ("and", "&") and doc[end + 1].is_title
+    return joined and cites(end + 2)
+
+
 #: Words between members of a list ("DeltaNet, Mamba or xLSTM").
 _LIST_JOINS = frozenset({",", "or", "and", "/"})
 #: Words that introduce examples of what comes before them ("methods such as Best-of-N").
@@ -536,7 +562,8 @@ class PhraseRules:
         )
         dataset_heads = sorted(lexicon.dataset_heads | {h + "s" for h in lexicon.dataset_heads})
         titled = {
-            "TEXT": {"REGEX": r"^[A-Z0-9][A-Za-z0-9\-.+]+$"},
+            # A letter at least: "18 benchmarks" counts them, it names none.
+            "TEXT": {"REGEX": r"^(?=.*[A-Za-z])[A-Z0-9][A-Za-z0-9\-.+]+$"},
             "LOWER": {
                 "NOT_IN": ["the", "this", "our", "a", "an", "these", "each", "every", "both"]
             },
@@ -915,6 +942,8 @@ class MentionSelector:
                 extra.append(Span(doc, head.i, head.i + 1, label=str(Label.CONCEPT), kb_id="head"))
         spans = sorted(chosen + extra, key=lambda s: (s.start, -(s.end - s.start)))
         for span in spans:
+            if cited_author(doc, span.start, span.end) or not any(c.isalpha() for c in span.text):
+                continue  # "Li and Lan (2025)", "et al." cite people; "18" names nothing
             # Half an aside is no part of a name ("AE)-based", "T2I-ReasonBench(+3.7"): keep
             # what comes before it, or nothing when that is not a word.
             text = balanced_prefix(span.text)

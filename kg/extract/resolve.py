@@ -461,6 +461,7 @@ class Resolver:
                 # learning" is a field or hardware (generic_names.txt). The name too: an acronym
                 # that some abstract defines has its long form's key.
                 or len(key) < 2
+                or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
                 or key in generic
                 or (len(name) < 8 and normalize_key(name) in generic)
             ):

@@ -218,6 +218,16 @@ def test_a_missed_sentence_boundary_ends_a_name(extractor: Extractor) -> None:
     assert not any("The method" in t or t.endswith(".") for t in texts), texts
 
 
+def test_cited_authors_and_counts_are_no_entities(extractor: Extractor) -> None:
+    text = (
+        "Attempts have been made by Li and Lan (2025) and Park et al. to do this. We train "
+        "Adam (Kingma and Ba, 2015) and test on 18 benchmarks, including GLUE."
+    )
+    texts = {m.text for m in extractor.extract_texts([text])[0]}
+    assert {"Adam", "GLUE"} <= texts, texts  # a name before a citation stays
+    assert not texts & {"Li", "Lan", "Park", "18"}, texts
+
+
 def test_a_piece_of_a_hyphenated_name_is_no_name_of_its_own(extractor: Extractor) -> None:
     text = (
         "We propose the INO-SGD algorithm, trained with GRPO-based RL on chain-of-thought data "

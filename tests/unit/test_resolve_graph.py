@@ -214,6 +214,7 @@ def test_a_hyphen_suffixed_description_is_no_name() -> None:
     assert label_of("UCB-based algorithm") == Label.CONCEPT
     assert label_of("REPO-trained models") == Label.CONCEPT
     assert label_of("ETR-predicted") == Label.CONCEPT  # the adjective alone
+    assert label_of("18 benchmarks") == Label.CONCEPT  # a count: no letter left of a name
     assert label_of("non-UCB-based") == Label.CONCEPT
     assert label_of("POS-Aware Delay Mechanism") == Label.METHOD  # capitalised: a name
 
