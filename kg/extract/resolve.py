@@ -136,17 +136,38 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
     return key, surface, kind
 
 
+def _generic_modifier(name: str, generic: frozenset[str]) -> bool:
+    """Whether ``name`` is a generic name followed by lower-case words only: "AI agents", "GPU
+    hours", "ML models", "AI-generated text" are kinds of things, not names.
+
+    >>> g = frozenset({"ai", "gpu"})
+    >>> [_generic_modifier(n, g) for n in ("AI agents", "AI-generated text", "AI2 Reasoning")]
+    [True, True, False]
+    """
+    first, sep, rest = name.partition(" ")
+    head, hyphen, tail = first.partition("-")
+    if hyphen and normalize_key(head) in generic:  # "AI-generated text"
+        return f"{tail} {rest}".strip().islower()
+    return bool(sep) and normalize_key(first) in generic and rest.islower()
+
+
 def is_model_class(key: str, names: dict[str, int]) -> bool:
-    """A broad class of models, not a method: "... model(s)" that papers write in lower case
-    ("large language models", "diffusion models", "reward model"), even when an acronym names
-    it ("LLMs"). "Gaussian mixture model" or "Qwen2.5-VL model" are always written as names.
+    """A broad class of models or agents, not a method: "... model(s)" or "... agent(s)" that
+    papers write in lower case ("large language models", "diffusion models", "reward model",
+    "deep research agents"), even when an acronym names it ("LLMs"). "Gaussian mixture model"
+    or "Qwen2.5-VL model" are always written as names.
 
     >>> is_model_class("large-language-model", {"large language models": 3, "LLMs": 9})
     True
     >>> is_model_class("gaussian-mixture-model", {"Gaussian mixture model": 2})
     False
+    >>> is_model_class("web-agent", {"web agents": 2})
+    True
     """
-    return (key == "model" or key.endswith("-model")) and any(n == n.lower() for n in names)
+    return key.rpartition("-")[2] in _CLASS_HEADS and any(n == n.lower() for n in names)
+
+
+_CLASS_HEADS = frozenset({"model", "agent"})
 
 
 #: Word lists in kg/extract/data that only entity resolution reads: they are fingerprinted by
@@ -464,6 +485,11 @@ class Resolver:
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
                 or key in generic
                 or (len(name) < 8 and normalize_key(name) in generic)
+                # "AI agents", "GPU hours"; but "OOD detection" is a task
+                or (
+                    _generic_modifier(name, generic)
+                    and not (label == Label.TASK and reads_as_task(key, name))
+                )
             ):
                 label = Label.CONCEPT
         return Entity(

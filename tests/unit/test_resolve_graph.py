@@ -229,6 +229,14 @@ def test_generic_names_and_lone_letters_are_no_names() -> None:
     assert label_of("Machine Learning") == Label.CONCEPT  # a field, not a task
     assert label_of("D") == Label.CONCEPT  # "a data structure D": a variable
     assert label_of("GRPO") == Label.METHOD
+    # A generic name before lower-case words makes a kind of thing, not a name.
+    assert label_of("AI agents") == Label.CONCEPT
+    assert label_of("AI-generated text") == Label.CONCEPT
+    assert label_of("AI2 Reasoning Challenge") == Label.METHOD
+    shared = {f"p{i}": [mention("OOD detection", Label.TASK)] for i in range(2)}
+    assert [e.label for e in resolve_entities(shared).values()] == [Label.TASK]  # reads as a task
+    # So does a class of agents written in lower case.
+    assert label_of("deep research agents") == Label.CONCEPT
     # An acronym that one abstract defines is named by its long form's key, and by "AI" when
     # most papers write it so: the name is judged too.
     long_form = "artificial intelligence"
