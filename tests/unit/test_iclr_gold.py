@@ -51,6 +51,7 @@ def test_gold_samples_are_well_formed_and_disjoint(ig) -> None:  # noqa: ANN001
         "iclr2026_gold_sample.jsonl",
         "iclr2026_gold_heldout.jsonl",
         "iclr2026_gold_fresh.jsonl",
+        "iclr2026_gold_fresh2.jsonl",
     ):
         lines = (BENCH / "data" / name).read_text(encoding="utf-8")
         records = [json.loads(line) for line in lines.splitlines()]
@@ -59,4 +60,4 @@ def test_gold_samples_are_well_formed_and_disjoint(ig) -> None:  # noqa: ANN001
         for r in records:
             for e in r["entities"]:
                 assert e["type"] in ig.TYPES and e["role"] in ("proposes", "uses"), e
-    assert len(set(ids)) == 120  # unique: the three samples share no paper
+    assert len(set(ids)) == 160  # unique: the four samples share no paper
