@@ -181,7 +181,7 @@ class ResolutionWords:
     modifiers: frozenset[str]  # generic_modifiers.txt: words that rate or place
     techniques: frozenset[str]  # technique_heads.txt
     generic_names: frozenset[str]  # merge keys of generic_names.txt
-    metrics: frozenset[str]  # merge keys of metric_terms.txt (shared with the extraction)
+    metrics: frozenset[str]  # merge keys of metric_terms.txt's lower-case entries
 
 
 @lru_cache(maxsize=1)
@@ -197,7 +197,8 @@ def resolution_words() -> ResolutionWords:
         modifiers=words("generic_modifiers.txt"),
         techniques=words("technique_heads.txt"),
         generic_names=frozenset(normalize_key(w) for w in read_data_lines("generic_names.txt")),
-        metrics=frozenset(normalize_key(w) for w in load_lexicon().metric_terms),
+        # Lower-case entries only: "mAP" is matched as written, and its key "map" is a word.
+        metrics=frozenset(normalize_key(w) for w in load_lexicon().metric_terms if w.islower()),
     )
 
 
@@ -237,6 +238,8 @@ def reads_as_metric(key: str, name: str) -> bool:
     >>> reads_as_metric("task-success-rate", "task success rates")
     True
     >>> reads_as_metric("generalization-error-formula", "generalization error formulae")
+    False
+    >>> reads_as_metric("attention-map", "attention maps")  # not mAP
     False
     """
     lists = resolution_words()
