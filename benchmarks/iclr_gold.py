@@ -1,10 +1,12 @@
 """Entity quality of the ICLR 2026 graph against a hand-annotated sample (40 abstracts).
 
-Three samples ship in ``benchmarks/data``: ``iclr2026_gold_sample.jsonl`` (the default; kg's
+Four samples ship in ``benchmarks/data``: ``iclr2026_gold_sample.jsonl`` (the default; kg's
 rules were chosen while looking at it), ``iclr2026_gold_heldout.jsonl`` (40 other papers,
 annotated afterwards and scored once per shipped change: ``--gold
-benchmarks/data/iclr2026_gold_heldout.jsonl``) and ``iclr2026_gold_fresh.jsonl`` (40 more,
-annotated last and scored once, at the end). Each is described in the ``.md`` beside it.
+benchmarks/data/iclr2026_gold_heldout.jsonl``), ``iclr2026_gold_fresh.jsonl`` (40 more, held
+out until 2026-11-30 and used for development since) and ``iclr2026_gold_fresh2.jsonl`` (40
+more, annotated on 2026-11-30 and scored once per graph at its end). Each is described in the
+``.md`` beside it.
 A sample lists, per paper, the *named* methods, datasets, tasks and metrics it proposes or uses,
 with aliases, annotated as issue 5 asks: full names with acronyms as aliases, broad model classes
 ("large language models") are concepts and so not listed, benchmarks and environments are datasets.
