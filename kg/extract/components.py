@@ -581,31 +581,25 @@ class PhraseRules:
         # Penn Treebank tags straight from the tagger: the attribute_ruler that maps them to
         # universal POS costs a fifth of the pipeline's time and kg needs nothing else from it.
         modifier = {"TAG": {"IN": ["JJ", "NN", "NNS", "NNP", "NNPS"]}}
-        task_heads = sorted(lexicon.task_heads)
-        self.matcher.add(
-            "task",
-            [
-                [modifier, {"LOWER": {"IN": task_heads}}],
-                [modifier, modifier, {"LOWER": {"IN": task_heads}}],
-                [modifier, {"ORTH": "-"}, modifier, {"LOWER": {"IN": task_heads}}],
-                [modifier, modifier, modifier, {"LOWER": {"IN": task_heads}}],
-            ],
-        )
+        task_heads = {"LOWER": {"IN": sorted(lexicon.task_heads)}}
         noun = {"TAG": {"IN": ["NN", "NNS", "NNP", "NNPS"]}}
-        self.matcher.add(
-            "concept",
-            [
+        optional = {
+            "task": [
+                [modifier, task_heads],
+                [modifier, modifier, task_heads],
+                [modifier, {"ORTH": "-"}, modifier, task_heads],
+                [modifier, modifier, modifier, task_heads],
+            ],
+            "concept": [
                 [modifier, noun],
                 [modifier, modifier, noun],
                 [modifier, {"ORTH": "-"}, modifier, noun],
                 [modifier, modifier, modifier, noun],
             ],
-        )
-        # A single content noun ("retrieval", "embeddings") is a concept too: shared words of this
-        # kind are much of what relates two abstracts (rare ones weigh more in kg related).
-        self.matcher.add(
-            "word",
-            [
+            # A single content noun ("retrieval", "embeddings") is a concept too: shared words
+            # of this kind are much of what relates two abstracts (rare ones weigh more in kg
+            # related).
+            "word": [
                 [
                     {
                         "TAG": {"IN": ["NN", "NNS"]},
@@ -615,7 +609,12 @@ class PhraseRules:
                     }
                 ]
             ],
-        )
+        }
+        # A rule switched off is not matched at all: the matcher's time grows with its matches
+        # (the "word" rule, off by default, was an eighth of it).
+        for rule, patterns in optional.items():
+            if self.enabled[rule]:
+                self.matcher.add(rule, patterns)
         self.has_tags = nlp.has_pipe("tagger")
 
     def _generic(self, span: Span) -> bool:
