@@ -993,7 +993,9 @@ class MentionSelector:
         relabel: dict[str, str] = {}
         for sent in sents:
             for cue_end in self._proposal_starts(sent):
-                # The first named thing within a few tokens after the cue is the contribution.
+                # The cue's object, the first mention within a few tokens after it, is the
+                # contribution when it is a name; when it is not ("we propose a new analysis
+                # of ReLU networks"), nothing is, not the next name in the sentence.
                 for m in mentions:
                     if not cue_end <= m["token"] < min(sent.end, cue_end + 8):
                         continue
