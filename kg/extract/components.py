@@ -583,7 +583,7 @@ class PhraseRules:
         modifier = {"TAG": {"IN": ["JJ", "NN", "NNS", "NNP", "NNPS"]}}
         task_heads = {"LOWER": {"IN": sorted(lexicon.task_heads)}}
         noun = {"TAG": {"IN": ["NN", "NNS", "NNP", "NNPS"]}}
-        optional = {
+        optional: dict[str, list[list[dict[str, Any]]]] = {
             "task": [
                 [modifier, task_heads],
                 [modifier, modifier, task_heads],
