@@ -24,7 +24,7 @@ from kg.extract.pipeline import (
     model_name,
     pipeline_version,
 )
-from kg.extract.resolve import Resolver, resolution_version
+from kg.extract.resolve import Resolver, known_terms, resolution_version
 from kg.graph import graph_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
@@ -195,6 +195,30 @@ def mark_title_names(paper: Paper, mentions: list[Mention]) -> None:
             m.role = Rel.PROPOSES
 
 
+def mark_own_definitions(mentions: list[Mention], entities: dict[str, Entity]) -> None:
+    """A name the abstract defines with an acronym ("Relational Self-Attention (RSA)"), that no
+    other paper of the corpus names and no shipped list knows, is the paper's own: authors spell
+    out the acronyms of what they introduce. Its mentions become PROPOSES.
+
+    Why: the abstract often names a contribution's parts without a "we propose" before each
+    ("... with a Relational Self-Attention (RSA) module"). On the two ICLR development samples
+    this took PROPOSES accuracy from 0.890 to 0.908 and 0.913 (exact matches). Names known from
+    other papers ("Material Point Method (MPM)") are what a paper uses, and stay so.
+    """
+    known = known_terms()
+    defined = {m.entity for m in mentions if m.source == "defined" and m.entity}
+    for m in mentions:
+        entity = entities.get(m.entity) if m.entity in defined else None
+        if (
+            entity is not None
+            and entity.paper_count == 1
+            and m.type in _TITLE_TYPES
+            and is_name_like(entity.name)
+            and m.key not in known
+        ):
+            m.role = Rel.PROPOSES
+
+
 def display_name(paper: Paper, mentions: list[Mention]) -> str:
     """A short name for a paper: its named contribution ("MetaEmbed"), else its title, else the
     first words of its abstract."""
@@ -267,6 +291,7 @@ def _read_and_extract(
     with paused_gc():
         for p in papers:
             mark_title_names(p, mentions[p.id])
+            mark_own_definitions(mentions[p.id], entities)
             p.display_name = display_name(p, mentions[p.id])
     return _Extracted(ingested, mentions, entities, cached, similar)
 

@@ -327,3 +327,32 @@ def test_the_name_a_title_gives_is_what_the_paper_proposes() -> None:
         mark_title_names(paper, mentions[pid])
     assert [m.role for m in mentions["p0"]] == [Rel.PROPOSES, Rel.PROPOSES, Rel.EVALUATES_ON]
     assert mentions["p1"][0].role == Rel.USES  # its title names no contribution
+
+
+def test_a_name_only_this_paper_defines_is_its_own() -> None:
+    """ "Relational Self-Attention (RSA)" defined in one abstract only is that paper's
+    contribution; a long form another paper names too, or a known one, is used."""
+    from dataclasses import replace
+
+    from kg.build import mark_own_definitions
+
+    def defined(long_form: str, acronym: str) -> list[Mention]:
+        named = mention(long_form, Label.METHOD)
+        short = replace(mention(acronym, Label.METHOD, start=60), canonical=long_form)
+        short.source = "defined"
+        return [named, short]
+
+    mentions = {
+        "p0": [
+            *defined("Relational Self-Attention", "RSA"),
+            *defined("Material Point Method", "MPM"),
+            *defined("Proximal Policy Optimization", "PPO"),
+        ],
+        "p1": [mention("Material Point Method", Label.METHOD)],
+    }
+    entities = resolve_entities(mentions)
+    mark_own_definitions(mentions["p0"], entities)
+    roles = {m.text: m.role for m in mentions["p0"]}
+    assert roles["Relational Self-Attention"] == roles["RSA"] == Rel.PROPOSES
+    assert roles["Material Point Method"] == Rel.USES  # another paper names it
+    assert roles["Proximal Policy Optimization"] == Rel.USES  # a known method
