@@ -202,7 +202,7 @@ FEW_TEXTS = 400
 
 
 #: Abstracts a worker process extracts per task: one spaCy batch. Big batches are cheaper (the
-#: recogniser's transition system steps through a whole batch at once: 64 abstracts cost 5-8%
+#: recogniser's transition system steps through a whole batch at once: 64 abstracts cost about 4%
 #: less CPU than 16), small ones leave less idle time at the end (when the last task is handed
 #: out, the other workers wait until it is done: 64 abstracts are 1.2 s of a core). So tasks are
 #: big until the last few, then small.
