@@ -137,12 +137,16 @@ def without_acronym_asides(span: Span, text: str, acronyms: dict[str, str]) -> s
     spell out an acronym this abstract defines: "abundant supervised fine-tuning ( SFT ) data"
     names the same thing as "abundant supervised fine-tuning data", and ACR has a mention of
     its own. An aside that ends the span is a definition (:func:`definition_parts`); other
-    asides ("LLaMA3 ( 8B )") are part of a name."""
+    asides ("LLaMA3 ( 8B )") are part of a name. The acronym may be several tokens ("( GN-IVO )",
+    :func:`bracketed_acronym`)."""
+    doc = span.doc
     out, last = [], 0
-    for i in range(span.start + 1, span.end - 3):
-        tok, inner, close = span.doc[i], span.doc[i + 1], span.doc[i + 2]
-        if tok.text == "(" and close.text == ")" and defined_acronym(inner.text, acronyms):
-            start, end = tok.idx - span.start_char, close.idx + 1 - span.start_char
+    for close in range(span.start + 3, span.end - 1):
+        first = bracketed_acronym(doc, close)
+        if first is None or first - 1 <= span.start:
+            continue
+        if defined_acronym(doc[first:close].text, acronyms):
+            start, end = doc[first - 1].idx - span.start_char, doc[close].idx + 1 - span.start_char
             if end >= len(text):
                 break
             out.append(text[last:start].rstrip())

@@ -269,7 +269,7 @@ def test_only_asides_that_spell_out_a_defined_acronym_are_left_out() -> None:
     from kg.extract.components import without_acronym_asides
 
     nlp = spacy.blank("en")
-    acronyms = {"SFT": "supervised fine-tuning"}
+    acronyms = {"SFT": "supervised fine-tuning", "GN-IVO": "group-normalized optimization"}
 
     def name(text: str) -> str:
         doc = nlp(text)
@@ -280,6 +280,10 @@ def test_only_asides_that_spell_out_a_defined_acronym_are_left_out() -> None:
     )
     assert name("LLaMA3 ( 8B ) model") == "LLaMA3 ( 8B ) model"  # a size is part of a name
     assert name("supervised fine-tuning ( SFT )") == "supervised fine-tuning ( SFT )"
+    # An acronym of several tokens ("GN", "-", "IVO") is an aside too.
+    assert name("group-normalized optimization (GN-IVO) updates") == (
+        "group-normalized optimization updates"
+    )
 
 
 def test_offsets_and_evidence_point_into_the_text(extractor: Extractor) -> None:
