@@ -195,6 +195,12 @@ def mark_title_names(paper: Paper, mentions: list[Mention]) -> None:
             m.role = Rel.PROPOSES
 
 
+#: Corpora smaller than this get no :func:`mark_own_definitions`: among a few dozen papers most
+#: names appear in one paper only, which then says nothing ("supervised fine-tuning (SFT)" in
+#: one of the 38 seed abstracts).
+OWN_DEFINITIONS_MIN_PAPERS = 500
+
+
 def mark_own_definitions(mentions: list[Mention], entities: dict[str, Entity]) -> None:
     """A name the abstract defines with an acronym ("Relational Self-Attention (RSA)"), that no
     other paper of the corpus names and no shipped list knows, is the paper's own: authors spell
@@ -289,10 +295,14 @@ def _read_and_extract(
         papers, model, cache_dir, tick, n_process, warm
     )
     with paused_gc():
+        own = len(papers) >= OWN_DEFINITIONS_MIN_PAPERS
         for p in papers:
             mark_title_names(p, mentions[p.id])
-            mark_own_definitions(mentions[p.id], entities)
+            # Named before own definitions count: a paper's name is what its title or a "we
+            # propose" gives, not the first acronym it spells out ("ZeroTuning", not "PASTA").
             p.display_name = display_name(p, mentions[p.id])
+            if own:
+                mark_own_definitions(mentions[p.id], entities)
     return _Extracted(ingested, mentions, entities, cached, similar)
 
 

@@ -24,6 +24,17 @@ def test_all_seed_abstracts_become_papers(seeds_graph: nx.MultiDiGraph) -> None:
     assert all(seeds_graph.nodes[p]["display_name"] for p in papers)
 
 
+def test_papers_are_named_by_what_they_propose_not_by_acronyms_they_spell_out(
+    seeds_graph: nx.MultiDiGraph,
+) -> None:
+    """These abstracts define background acronyms ("Retrieval-Augmented Generation (RAG)",
+    "reinforcement learning with verifiable rewards (RLVR)") before their contribution. In 38
+    papers "no other paper names it" says nothing, so no acronym counts as proposed for that."""
+    names = {a["display_name"] for _, a in seeds_graph.nodes(data=True) if a["label"] == "Paper"}
+    assert {"Interact-RAG", "Co-rewarding", "MMSU", "Bottlenecked Transformer"} <= names
+    assert not names & {"SFT", "RLVR", "SOTA", "SpeechLLMs"}
+
+
 def test_metaembed_evaluates_on_mmeb_and_vidore(seeds_graph: nx.MultiDiGraph) -> None:
     pid = find_paper(seeds_graph, "MetaEmbed")
     assert seeds_graph.nodes[pid]["display_name"] == "MetaEmbed"
