@@ -162,8 +162,8 @@ def _first_words(text: str, n: int = 6) -> str:
     return " ".join(words[:n]) + ("…" if len(words) > n else "")
 
 
-#: Types whose title name marks what a paper proposes.
-_TITLE_TYPES = frozenset({Label.METHOD, Label.DATASET})
+#: Types a paper proposes without saying so: what its title names, what only it defines.
+_PROPOSED_TYPES = frozenset({Label.METHOD, Label.DATASET})
 
 
 def title_name(title: str) -> str | None:
@@ -189,9 +189,9 @@ def mark_title_names(paper: Paper, mentions: list[Mention]) -> None:
     if name is None:
         return
     key = normalize_key(name)
-    entities = {m.entity for m in mentions if m.key == key and m.type in _TITLE_TYPES}
+    entities = {m.entity for m in mentions if m.key == key and m.type in _PROPOSED_TYPES}
     for m in mentions:
-        if m.entity in entities and m.type in _TITLE_TYPES:
+        if m.entity in entities and m.type in _PROPOSED_TYPES:
             m.role = Rel.PROPOSES
 
 
@@ -218,7 +218,7 @@ def mark_own_definitions(mentions: list[Mention], entities: dict[str, Entity]) -
         if (
             entity is not None
             and entity.paper_count == 1
-            and m.type in _TITLE_TYPES
+            and m.type in _PROPOSED_TYPES
             and is_name_like(entity.name)
             and m.key not in known
         ):

@@ -63,12 +63,11 @@ def run() -> None:
     the exit handlers run and the output is flushed as at a normal exit, and then the process
     ends without the teardown. Errors that escape ``main`` (``--traceback``) exit as usual.
     """
+    code: int | str | None = 0
     try:
         main()  # click's standalone mode: always ends in SystemExit
     except SystemExit as exc:
         code = exc.code
-    else:  # pragma: no cover  (click exits even after a successful command)
-        code = 0
     if isinstance(code, str):  # sys.exit("message"): printed, exit status 1
         print(code, file=sys.stderr)
         code = 1

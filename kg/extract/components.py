@@ -305,9 +305,9 @@ def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> N
         return
     # A candidate is made of whole written words: the tokenizer splits "LLaMA60M" into
     # "LLaMA60" + "M", and the name is both.
-    while start > 0 and not doc[start - 1].whitespace_ and _glued(doc[start - 1], doc[start]):
+    while start > 0 and _glued(doc[start - 1], doc[start]):
         start -= 1
-    while end < len(doc) and not doc[end - 1].whitespace_ and _glued(doc[end - 1], doc[end]):
+    while end < len(doc) and _glued(doc[end - 1], doc[end]):
         end += 1
     # A version is part of a name: "LongBench-v2", "DOTA-v1.0", "KaLM-Embedding-V2".
     versioned = glued_right and end + 1 < len(doc) and not doc[end].whitespace_
@@ -318,9 +318,9 @@ def _add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> N
 
 
 def _glued(left: Token, right: Token) -> bool:
-    """Whether two tokens written without a space between them are pieces of one word: both
-    sides are letters or digits (a hyphen, bracket or full stop between them is a boundary)."""
-    return left.text[-1:].isalnum() and right.text[:1].isalnum()
+    """Whether two neighbouring tokens are pieces of one written word: no space between them,
+    and letters or digits on both sides (a hyphen, bracket or full stop is a boundary)."""
+    return not left.whitespace_ and left.text[-1:].isalnum() and right.text[:1].isalnum()
 
 
 def _ensure_group(doc: Doc) -> None:
@@ -1157,8 +1157,7 @@ class TrainedRecognizer:
                 end,
             )
             # A finite verb ends a noun phrase: "REPO preserve entropy" ran into its clause.
-            verb = next((t.i for t in doc[start + 1 : end] if t.tag_ in FINITE_VERB_TAGS), end)
-            end = verb
+            end = next((t.i for t in doc[start + 1 : end] if t.tag_ in FINITE_VERB_TAGS), end)
             while end > start + 1 and doc[end - 1].tag_ in DANGLING_TAGS:  # "FineWeb-Edu and"
                 end -= 1
             # Two names joined by "and"/"or" are two names ("Llama-3 and Qwen2.5-7B").

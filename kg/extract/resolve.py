@@ -202,8 +202,10 @@ def resolution_words() -> ResolutionWords:
     )
 
 
-def _rated(name: str, modifiers: frozenset[str]) -> bool:
-    """Whether a word before the phrase's head rates or places it ("real-world", "complex")."""
+def _rated(name: str) -> bool:
+    """Whether a word before the phrase's head rates or places it ("real-world", "complex":
+    ``generic_modifiers.txt``)."""
+    modifiers = resolution_words().modifiers
     return any(w in modifiers for w in name.lower().split()[:-1])
 
 
@@ -218,15 +220,11 @@ def reads_as_technique(key: str, name: str) -> bool:
     >>> reads_as_technique("minibatch-back-propagation", "minibatch back-propagation")
     True
     """
-    lists = resolution_words()
+    techniques = resolution_words().techniques
     words = key.split("-")
     # The head may be written with a hyphen: "back-propagation", "pre-training".
     heads = (words[-1], "".join(words[-2:]))
-    return (
-        len(words) > 1
-        and any(h in lists.techniques for h in heads)
-        and not _rated(name, lists.modifiers)
-    )
+    return len(words) > 1 and any(h in techniques for h in heads) and not _rated(name)
 
 
 def reads_as_metric(key: str, name: str) -> bool:
@@ -242,11 +240,9 @@ def reads_as_metric(key: str, name: str) -> bool:
     >>> reads_as_metric("attention-map", "attention maps")  # not mAP
     False
     """
-    lists = resolution_words()
+    metrics = resolution_words().metrics
     words = key.split("-")
-    return any("-".join(words[i:]) in lists.metrics for i in range(len(words))) and not _rated(
-        name, lists.modifiers
-    )
+    return any("-".join(words[i:]) in metrics for i in range(len(words))) and not _rated(name)
 
 
 def reads_as_task(key: str, name: str) -> bool:
@@ -271,7 +267,7 @@ def reads_as_task(key: str, name: str) -> bool:
     gerund = len(words) > 1 and head.endswith("ing") and head not in lists.techniques
     if not gerund and head not in lists.task_heads and "-".join(words[-2:]) not in lists.task_heads:
         return False
-    return not _rated(name, lists.modifiers)
+    return not _rated(name)
 
 
 @lru_cache(maxsize=1)
