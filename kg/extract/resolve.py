@@ -46,8 +46,13 @@ NAMED_TYPES = frozenset({Label.METHOD, Label.DATASET, Label.TASK, Label.METRIC})
 TASK_MIN_PAPERS = 2
 #: ... or that one abstract names twice: what the abstract is about ("visual verification").
 TASK_MIN_MENTIONS = 2
+#: ... and the share of a phrase's mentions that must agree on its type for the type to stand
+#: without a list's word for it (:func:`reads_as_activity`).
+AGREED_SHARE = 2 / 3
 #: Trailing words that only say "a task" ("code generation tasks"): the head is the word before.
 _TASK_WORDS = frozenset({"task", "problem", "setting", "benchmark"})
+#: ... and words that only say "a method" after a technique ("gradient descent algorithm").
+_METHOD_WORDS = frozenset({"algorithm", "method", "procedure", "technique"})
 #: Lower-case words after a name that say what kind of thing it is, not which: "FooNet framework"
 #: is FooNet, "HumanRef dataset" is HumanRef, "CUDA implementations" is CUDA. ("model",
 #: "network" and "algorithm" are left on: "Ising model", "Viterbi algorithm" are names.)
@@ -132,6 +137,16 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
         if len(words) >= 3 and words[-1].lower() in ("task", "tasks"):
             surface = " ".join(words[:-1])
             key = normalize_key(surface)
+    elif m.type is Label.METHOD and key.rpartition("-")[2] in _METHOD_WORDS:
+        # "magnetic mirror descent algorithm" is magnetic mirror descent, "data augmentation
+        # techniques" data augmentation: a technique's name needs no word saying it is one.
+        words = clean_surface(surface).split()
+        base = " ".join(words[:-1])
+        base_key = normalize_key(base)
+        if len(words) >= 3 and (
+            reads_as_technique(base_key, base) or reads_as_activity(base_key, base)
+        ):
+            surface, key = base, base_key
     m.key = key
     return key, surface, kind
 
@@ -243,6 +258,32 @@ def reads_as_metric(key: str, name: str) -> bool:
     metrics = resolution_words().metrics
     words = key.split("-")
     return any("-".join(words[i:]) in metrics for i in range(len(words))) and not _rated(name)
+
+
+#: Nouns that end in "-ing" and name no activity ("one-shot setting", "token embedding").
+_ING_NOUNS = frozenset({"setting", "string", "thing", "embedding", "ring", "building"})
+
+
+def reads_as_activity(key: str, name: str) -> bool:
+    """Whether a phrase names an activity: a gerund after a modifier ("curriculum learning",
+    "linear probing"), not a technique's (``technique_heads.txt``), nor a plural noun that ends in
+    "-ing" ("discriminative embeddings"), with no word before it that rates or places it.
+
+    >>> [reads_as_activity(k, n) for k, n in [("majority-voting", "majority voting"),
+    ...     ("discriminative-embedding", "discriminative embeddings"),
+    ...     ("complex-reasoning", "complex reasoning")]]
+    [True, False, False]
+    """
+    words = key.split("-")
+    head = words[-1]
+    return (
+        len(words) > 1
+        and head.endswith("ing")
+        and head not in _ING_NOUNS
+        and not name.endswith("ings")
+        and head not in resolution_words().techniques
+        and not _rated(name)
+    )
 
 
 def reads_as_task(key: str, name: str) -> bool:
@@ -468,6 +509,13 @@ class Resolver:
             if not (
                 (label in (Label.METHOD, Label.METRIC) or (label == Label.TASK and shared))
                 and reads_as(key, name)
+            ) and not (
+                # A procedure no list knows the head of ("curriculum learning", "majority
+                # voting", "linear probing"): a gerund that papers agree is a method.
+                label == Label.METHOD
+                and len(papers) >= TASK_MIN_PAPERS
+                and votes[label] >= AGREED_SHARE * sum(votes.values())
+                and reads_as_activity(key, name)
             ):
                 label = Label.CONCEPT
         elif is_model_class(key, forms):  # "Multimodal Large Language Models" is no task either

@@ -151,6 +151,24 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     assert label_of("negative samples", Label.CONCEPT) == Label.CONCEPT
 
 
+def test_a_gerund_that_papers_agree_is_a_method_is_one() -> None:
+    """A lower-case procedure whose head no list knows ("curriculum learning") is a method when
+    the recogniser says so in two papers or more, in at least two thirds of its mentions."""
+
+    def label_of(labels: list[Label], text: str = "curriculum learning") -> Label:
+        found = {f"p{i}": [mention(text, label)] for i, label in enumerate(labels)}
+        (entity,) = resolve_entities(found).values()
+        return entity.label
+
+    assert label_of([Label.METHOD, Label.METHOD]) == Label.METHOD
+    assert label_of([Label.METHOD, Label.METHOD, Label.TASK]) == Label.METHOD
+    assert label_of([Label.METHOD]) == Label.CONCEPT  # one paper is no agreement
+    assert label_of([Label.METHOD, Label.CONCEPT]) == Label.CONCEPT  # nor is half
+    assert label_of([Label.METHOD] * 2, "complex learning") == Label.CONCEPT  # rated
+    assert label_of([Label.METHOD] * 2, "one-shot setting") == Label.CONCEPT  # a noun in -ing
+    assert label_of([Label.METHOD] * 2, "discriminative embeddings") == Label.CONCEPT
+
+
 def test_a_kind_word_after_a_name_names_the_same_entity() -> None:
     entities = resolve_entities(
         {
@@ -173,6 +191,24 @@ def test_a_kind_word_after_a_name_names_the_same_entity() -> None:
         }
     )
     assert [(e.name, e.label) for e in ruler.values()] == [("RULER", Label.DATASET)]
+
+
+def test_a_technique_named_with_its_kind_word_is_the_technique() -> None:
+    """ "gradient descent algorithms" is gradient descent; "regularization method" keeps its
+    word (one word would remain), and so does a phrase that reads as no technique."""
+    entities = resolve_entities(
+        {
+            "p0": [mention("gradient descent algorithms", Label.METHOD)],
+            "p1": [mention("gradient descent", Label.METHOD)],
+            "p2": [mention("magnetic mirror descent algorithm", Label.METHOD)],
+            "p3": [mention("regularization method", Label.METHOD)],
+            "p4": [mention("Viterbi algorithm", Label.METHOD)],
+        }
+    )
+    by_name = {e.name: e for e in entities.values()}
+    assert by_name["gradient descent"].paper_count == 2
+    assert by_name["magnetic mirror descent"].label == Label.METHOD
+    assert "regularization method" in by_name and "Viterbi algorithm" in by_name
 
 
 def test_a_metric_phrase_ending_in_a_known_metric_stays_a_metric() -> None:
