@@ -24,7 +24,7 @@ from kg.extract.pipeline import (
     model_name,
     pipeline_version,
 )
-from kg.extract.resolve import Resolver, known_terms, resolution_version
+from kg.extract.resolve import Resolver, by_key, known_terms, resolution_version
 from kg.graph import graph_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
@@ -74,9 +74,10 @@ def extract_and_resolve(
     progress: Progress | None = None,
     n_process: int = 0,
     warm: WarmExtractor | None = None,
-) -> tuple[dict[str, list[Mention]], dict[str, Entity], int]:
+) -> tuple[dict[str, list[Mention]], dict[str, Entity], int, frozenset[str]]:
     """Mentions per paper id and the entities they resolve to, using and filling the cache
-    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache).
+    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache, the
+    merge keys of known terms (:func:`~kg.extract.resolve.known_terms`)).
 
     With a cache, entity resolution starts from the snapshot of an earlier build whose papers
     are all still here (:class:`~kg.cache.ResolverSnapshots`), so only the papers it lacks are
@@ -100,7 +101,7 @@ def extract_and_resolve(
         elsewhere.submit(todo)
     elif warm is not None:
         warm.close()
-    resolver = Resolver()
+    resolver: Resolver | None = None
     resolved: set[str] = set()  # papers the snapshot has resolved already
     if restored is not None:
         try:
@@ -108,6 +109,8 @@ def extract_and_resolve(
                 resolver, resolved = Resolver.from_state(restored[0]), restored[1]
         except (ValueError, TypeError, KeyError, AttributeError):
             pass  # not a state this code wrote: resolve every paper
+    if resolver is None:
+        resolver = Resolver()
     mentions: dict[str, list[Mention]] = {}
 
     def add(p: Paper, found: list[dict[str, Any]]) -> None:
@@ -125,6 +128,13 @@ def extract_and_resolve(
                 waiting[p.abstract].append(p)
     if progress and raw:
         progress(sum(1 for t in texts if t in raw))
+    early: list[str] = []  # resolved papers whose mentions are grouped by key before the end
+    if elsewhere is not None:
+        # While the new texts are extracted elsewhere, so that only quick look-ups are left for
+        # after them. (Workers started here would wait for it: then it is done at the end.)
+        early = [pid for pid in resolved if pid in mentions]
+    with paused_gc():
+        earlier = by_key(m for pid in early for m in mentions[pid])
     if todo:
         results: Iterable[list[dict[str, Any]]] = (
             elsewhere.result()
@@ -149,12 +159,16 @@ def extract_and_resolve(
         cache.close()
     with paused_gc():
         entities = resolver.finish()
-        resolver.assign(m for pid in resolved for m in mentions[pid])
+        for key, ms in by_key(
+            m for pid in resolved.difference(early) for m in mentions[pid]
+        ).items():
+            earlier[key] = earlier.get(key, []) + ms
+        resolver.assign(earlier)
     if snapshots and len(papers) - len(resolved) > RESAVE_SHARE * len(papers):
         # A snapshot only saves time: a build never fails for want of one.
         with contextlib.suppress(OSError), paused_gc():
             snapshots.save(resolver.state(), digests)
-    return mentions, entities, len(texts) - len(todo)
+    return mentions, entities, len(texts) - len(todo), resolver.known
 
 
 def _first_words(text: str, n: int = 6) -> str:
@@ -201,7 +215,9 @@ def mark_title_names(paper: Paper, mentions: list[Mention]) -> None:
 OWN_DEFINITIONS_MIN_PAPERS = 500
 
 
-def mark_own_definitions(mentions: list[Mention], entities: dict[str, Entity]) -> None:
+def mark_own_definitions(
+    mentions: list[Mention], entities: dict[str, Entity], known: frozenset[str] | None = None
+) -> None:
     """A name the abstract defines with an acronym ("Relational Self-Attention (RSA)"), that no
     other paper of the corpus names and no shipped list knows, is the paper's own: authors spell
     out the acronyms of what they introduce. Its mentions become PROPOSES.
@@ -211,7 +227,7 @@ def mark_own_definitions(mentions: list[Mention], entities: dict[str, Entity]) -
     this took PROPOSES accuracy from 0.890 to 0.908 and 0.913 (exact matches). Names known from
     other papers ("Material Point Method (MPM)") are what a paper uses, and stay so.
     """
-    known = known_terms()
+    known = known_terms() if known is None else known  # (the resolver's: see Resolver)
     defined = {m.entity for m in mentions if m.source == "defined" and m.entity}
     for m in mentions:
         entity = entities.get(m.entity) if m.entity in defined else None
@@ -291,7 +307,7 @@ def _read_and_extract(
         # where a fork costs more than it hides.
         similar = Background(neighbour_lists, papers, inline=True if len(papers) < 400 else None)
     tick = progress(len(papers)) if progress else None
-    mentions, entities, cached = extract_and_resolve(
+    mentions, entities, cached, known = extract_and_resolve(
         papers, model, cache_dir, tick, n_process, warm
     )
     with paused_gc():
@@ -302,7 +318,7 @@ def _read_and_extract(
             # propose" gives, not the first acronym it spells out ("ZeroTuning", not "PASTA").
             p.display_name = display_name(p, mentions[p.id])
             if own:
-                mark_own_definitions(mentions[p.id], entities)
+                mark_own_definitions(mentions[p.id], entities, known)
     return _Extracted(ingested, mentions, entities, cached, similar)
 
 

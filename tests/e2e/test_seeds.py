@@ -154,6 +154,34 @@ def test_incremental_build_extracts_only_new_papers_and_gives_the_cold_graph(
     assert (tmp_path / "again.json").read_bytes() == (tmp_path / "cold.json").read_bytes()
 
 
+def test_a_cache_that_lost_extractions_its_snapshot_covers_gives_the_cold_graph(
+    tmp_path: Path, repo_root: Path
+) -> None:
+    """The saved resolver covers every paper, but some extractions are gone from the cache:
+    those papers are extracted again, and their mentions still get their entities."""
+    import sqlite3
+
+    from kg.cache import FILE_NAME
+
+    runner = CliRunner()
+    seeds, cache = str(repo_root / "seeds"), tmp_path / "cache"
+    for args in (["--no-cache"], ["--cache-dir", str(cache)]):
+        out = "cold.json" if args == ["--no-cache"] else "first.json"
+        result = runner.invoke(main, ["build", seeds, "-o", str(tmp_path / out), *args])
+        assert result.exit_code == 0, result.output
+    db = sqlite3.connect(cache / FILE_NAME)
+    with db:
+        db.execute("DELETE FROM mentions WHERE rowid IN (SELECT rowid FROM mentions LIMIT 3)")
+    db.close()
+    result = runner.invoke(
+        main,
+        ["build", seeds, "-o", str(tmp_path / "again.json"), "--cache-dir", str(cache), "--json"],
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["from_cache"] == 35
+    assert (tmp_path / "again.json").read_bytes() == (tmp_path / "cold.json").read_bytes()
+
+
 def test_a_snapshot_this_code_did_not_write_is_ignored(
     tmp_path: Path, repo_root: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

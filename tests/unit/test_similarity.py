@@ -88,3 +88,14 @@ def test_neighbour_lists_are_text_neighbours_as_lists() -> None:
     }
     assert neighbour_lists(ps) == want
     assert neighbour_lists(ps[:1]) == {"p00": ([], [], [])}
+
+
+def test_one_sort_key_orders_by_row_then_value_largest_first_ties_kept() -> None:
+    from kg.similarity import _row_major_descending
+
+    rng = np.random.default_rng(7)
+    rows = np.sort(rng.integers(0, 90_000, 20_000))
+    # Rounded values with many ties, down to differences of 1e-9, and values of 1.
+    values = np.round(rng.choice([1.0, 0.5, 0.25, 1e-9, 2e-9, *rng.random(50)], 20_000), 9)
+    expected = np.lexsort((-values, rows))
+    assert (np.argsort(_row_major_descending(rows, values), kind="stable") == expected).all()
