@@ -868,6 +868,62 @@ class MentionSelector:
                 starts.append(t.i + 1)
         return starts
 
+    @staticmethod
+    def _object_of_cue(doc: Doc, cue_end: int, start: int) -> bool:
+        """Whether a mention starting at token ``start`` is the object of the proposal cue that
+        ends at ``cue_end``: only determiners, modifiers and a description in apposition stand
+        between them ("we propose a novel FooNet", "we build the first X dataset, FooSet"), no
+        preposition, verb, relative or bracket ("we propose a new analysis of ReLU networks",
+        "we propose a fix, which beats PPO")."""
+        return not any(
+            (t.is_punct and t.text not in _APPOSITION) or t.tag_ in _NOT_IN_AN_OBJECT
+            for t in doc[cue_end:start]
+        )
+
+    @staticmethod
+    def _names_of_object(
+        doc: Doc, obj: dict[str, Any], cue_end: int, mentions: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
+        """The names a proposal cue's object gives: the object itself when it is a name ("we
+        propose GRPO", "Group Relative Policy Optimization", and "we propose Directo": a
+        capitalised word right after the cue), a name at either end of it ("the DenseWarper
+        model", "an agentic workflow EvidenceLoop"), and, when it is no name, a name right
+        after it ("a novel cache eviction method, DefensiveKV"; "a dataset: FooSet")."""
+
+        def name(m: dict[str, Any]) -> bool:
+            return (
+                m["source"] in ("acronym", "defined")
+                or is_name_like(m["text"])
+                or is_name_like(m["canonical"])
+            )
+
+        own = name(obj) or (
+            obj["token"] == cue_end and obj["text"][:1].isupper() and " " not in obj["text"]
+        )
+        names = [obj] if own else []
+        for m in mentions:
+            if m is obj or not name(m):
+                continue
+            inside = obj["start"] <= m["start"] and m["end"] <= obj["end"]
+            # ... at its start or end, the rest of it lower-case words that say what kind of
+            # thing the name is ("model", "agentic workflow"; not the "Pusa" of "Pusa V1.0"),
+            # and not what the object is about ("a principled formulation of AT")
+            rest = doc.text[obj["start"] : m["start"]] + doc.text[m["end"] : obj["end"]]
+            at_edge = (
+                (m["start"] == obj["start"] or m["end"] == obj["end"])
+                and rest.strip(" -") != ""
+                and not any(c.isupper() for c in rest)
+                and doc[m["token"] - 1].tag_ not in _NOT_IN_AN_OBJECT
+            )
+            beside = (
+                not own
+                and 0 <= m["start"] - obj["end"] <= 3
+                and doc.text[obj["end"] : m["start"]].strip() in _APPOSITION
+            )
+            if (inside and at_edge) or beside:
+                names.append(m)
+        return names
+
     def __call__(self, doc: Doc) -> Doc:
         acronyms: dict[str, str] = doc._.kg_acronyms or {}
         chosen = self._select(doc)
@@ -999,24 +1055,21 @@ class MentionSelector:
             for cue_end in self._proposal_starts(sent):
                 # The cue's object, the first mention within a few tokens after it, is the
                 # contribution when it is a name; when it is not ("we propose a new analysis
-                # of ReLU networks"), nothing is, not the next name in the sentence.
+                # of ReLU networks"), nothing is, not the next name in the sentence, unless the
+                # object is written around a name or beside one (:meth:`_names_of_object`).
                 for m in mentions:
                     if not cue_end <= m["token"] < min(sent.end, cue_end + 8):
                         continue
                     if m["label"] == str(Label.TASK):
                         continue
-                    # Only a name is a contribution: "we propose a new training paradigm" names
-                    # nothing, "we propose GRPO" or "Group Relative Policy Optimization" does.
-                    if (
-                        m["source"] in ("acronym", "defined")
-                        or is_name_like(m["text"])
-                        or is_name_like(m["canonical"])
-                    ):
-                        key = m["canonical"].lower()
+                    if not self._object_of_cue(doc, cue_end, m["token"]):
+                        break  # "we propose a simple fix, which beats PPO": PPO is no object
+                    for n in self._names_of_object(doc, m, cue_end, mentions):
+                        key = n["canonical"].lower()
                         proposed.add(key)
-                        if m["label"] in (str(Label.CONCEPT), str(Label.TASK)):
+                        if n["label"] in (str(Label.CONCEPT), str(Label.TASK)):
                             relabel[key] = str(Label.METHOD)  # a proposed technique is a method
-                        elif m["label"] == str(Label.DATASET) and not self._dataset_cue(sent):
+                        elif n["label"] == str(Label.DATASET) and not self._dataset_cue(sent):
                             # "we propose FooNet, a sparse encoder": a contribution is a
                             # dataset only when the sentence says benchmark/dataset/corpus...
                             relabel[key] = str(Label.METHOD)
@@ -1037,6 +1090,14 @@ class MentionSelector:
                 m["role"] = str(Rel.PROPOSES)
             if key in relabel:
                 m["label"] = relabel[key]
+
+
+#: Penn Treebank tags that end a proposal cue's object before a mention: prepositions,
+#: conjunctions, relatives and finite verbs ("we propose a new analysis of ReLU networks").
+_NOT_IN_AN_OBJECT = frozenset({"IN", "CC", "TO", "WDT", "WP", "MD", "VBD", "VBP", "VBZ"})
+#: What may stand between a description and the name it describes: "a novel method, FooNet",
+#: "a new benchmark: FooBench", "a method—FooNet", "an agentic workflow EvidenceLoop".
+_APPOSITION = frozenset({"", ",", ":", "-", "—", "–"})
 
 
 # --------------------------------------------------------------------------- trained model

@@ -40,6 +40,37 @@ def test_proposed_versus_used(extractor: Extractor) -> None:
     assert casp.type == Label.DATASET and casp.role == Rel.EVALUATES_ON
 
 
+@pytest.mark.parametrize(
+    ("text", "proposed", "used"),
+    [
+        # a capitalised word right after the cue
+        (
+            "Thus, we propose Gravelo, the first generative model for directed graphs.",
+            "Gravelo",
+            "",
+        ),
+        # a name beside the description the cue introduces
+        ("We propose a novel cache eviction method, ShieldKV, for long contexts.", "ShieldKV", ""),
+        ("We construct a dedicated dataset, Terra3DSet, with graded levels.", "Terra3DSet", ""),
+        # a name inside it, at either end
+        ("We introduce the WarpFuser model, which exchanges heatmaps.", "WarpFuser", ""),
+        ("We develop an agentic workflow TraceLoop that tracks evidence.", "TraceLoop", ""),
+        # what the object is about, or what comes after the object, is used
+        ("We propose a new analysis of ReLU networks and GELU networks.", "", "ReLU"),
+        ("We propose a simple fix, which beats PPO on Atari.", "", "PPO"),
+        ("We introduce a principled formulation of DPO for diffusion models.", "", "DPO"),
+    ],
+)
+def test_what_a_proposal_cue_introduces(
+    extractor: Extractor, text: str, proposed: str, used: str
+) -> None:
+    roles = {m.text: m.role for m in extractor.extract_texts([text])[0]}
+    if proposed:
+        assert roles.get(proposed) == Rel.PROPOSES, roles
+    if used:
+        assert roles.get(used) not in (None, Rel.PROPOSES), roles
+
+
 def test_acronym_resolves_to_long_form(extractor: Extractor) -> None:
     text = "Scene text recognition (STR) is hard. We improve STR accuracy with a new decoder."
     mentions = extractor.extract_texts([text])[0]
