@@ -1,12 +1,12 @@
 """Entity quality of the ICLR 2026 graph against a hand-annotated sample (40 abstracts).
 
-Four samples ship in ``benchmarks/data``: ``iclr2026_gold_sample.jsonl`` (the default; kg's
-rules were chosen while looking at it), ``iclr2026_gold_heldout.jsonl`` (40 other papers,
-annotated afterwards and scored once per shipped change: ``--gold
-benchmarks/data/iclr2026_gold_heldout.jsonl``), ``iclr2026_gold_fresh.jsonl`` (40 more, held
-out until 2026-11-30 and used for development since) and ``iclr2026_gold_fresh2.jsonl`` (40
-more, annotated on 2026-11-30 and scored once per graph at its end). Each is described in the
-``.md`` beside it.
+Six disjoint samples ship in ``benchmarks/data``, each annotated by an LLM helper blind to kg
+and described in the ``.md`` beside it: ``iclr2026_gold_sample.jsonl`` (the default; kg's rules
+were chosen while looking at it), ``_heldout`` (annotated afterwards, scored once per shipped
+change), ``_fresh``, ``_fresh2``, ``_fresh3`` (each held out until scored, then used for
+development too) and ``_fresh4`` (annotated 2026-11-30, scored once at the end of that session).
+``--gold`` may be given several times, or ``--all``, to pool samples (micro figures over every
+paper).
 A sample lists, per paper, the *named* methods, datasets, tasks and metrics it proposes or uses,
 with aliases, annotated as issue 5 asks: full names with acronyms as aliases, broad model classes
 ("large language models") are concepts and so not listed, benchmarks and environments are datasets.
@@ -32,6 +32,7 @@ Usage::
     python benchmarks/iclr_gold.py                    # build ICLR 2026 (cached) and score
     python benchmarks/iclr_gold.py --graph G.json     # score an existing graph
     python benchmarks/iclr_gold.py --gold benchmarks/data/iclr2026_gold_heldout.jsonl
+    python benchmarks/iclr_gold.py --all --graph G.json   # all six samples pooled
     python benchmarks/iclr_gold.py --json
 """
 
@@ -207,7 +208,13 @@ def examples(gold: dict[str, list[Item]], pred: dict[str, list[Item]], n: int = 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--gold", type=Path, default=GOLD)
+    ap.add_argument(
+        "--gold",
+        type=Path,
+        action="append",
+        help="a gold sample (repeat to pool several; default: the development sample)",
+    )
+    ap.add_argument("--all", action="store_true", help="pool every sample in benchmarks/data")
     ap.add_argument("--corpus", type=Path, default=DEFAULT_ICLR, help="ICLR 2026 CSV directory")
     ap.add_argument("--graph", type=Path, help="score this graph file instead of building")
     ap.add_argument("--no-cache", action="store_true", help="build without the extraction cache")
@@ -215,7 +222,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
 
-    gold = read_gold(args.gold)
+    files = sorted(GOLD.parent.glob("iclr2026_gold_*.jsonl")) if args.all else args.gold or [GOLD]
+    gold: dict[str, list[Item]] = {}
+    for path in files:
+        gold.update(read_gold(path))
     if args.graph:
         data = json.loads(args.graph.read_text(encoding="utf-8"))
     else:
@@ -233,7 +243,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(report, indent=2))
         return 0
-    print(f"ICLR 2026 gold: {len(gold)} papers ({args.gold.name})")
+    print(f"ICLR 2026 gold: {len(gold)} papers ({', '.join(f.name for f in files)})")
     cols = ("R macro", "P macro", "R micro", "P micro")
     print(f"{'match':18} " + " ".join(f"{c:>8}" for c in cols) + f" {'proposes':>9}")
     for name, r in results.items():

@@ -63,3 +63,15 @@ def test_gold_samples_are_well_formed_and_disjoint(ig) -> None:  # noqa: ANN001
             for e in r["entities"]:
                 assert e["type"] in ig.TYPES and e["role"] in ("proposes", "uses"), e
     assert len(set(ids)) == 240  # unique: the six samples share no paper
+
+
+def test_samples_pool(ig, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:  # noqa: ANN001
+    graph = tmp_path / "g.json"
+    graph.write_text(json.dumps({"nodes": [], "links": []}), encoding="utf-8")
+    data = BENCH / "data"
+    two = ["--gold", str(data / "iclr2026_gold_sample.jsonl")]
+    two += ["--gold", str(data / "iclr2026_gold_fresh4.jsonl")]
+    assert ig.main(["--graph", str(graph), *two, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["papers"] == 80
+    assert ig.main(["--graph", str(graph), "--all", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["papers"] == 240
