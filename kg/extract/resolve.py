@@ -137,9 +137,10 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
         if len(words) >= 3 and words[-1].lower() in ("task", "tasks"):
             surface = " ".join(words[:-1])
             key = normalize_key(surface)
-    elif m.type is Label.METHOD and key.rpartition("-")[2] in _METHOD_WORDS:
+    if m.type is Label.METHOD and key.rpartition("-")[2] in _METHOD_WORDS:
         # "magnetic mirror descent algorithm" is magnetic mirror descent, "data augmentation
         # techniques" data augmentation: a technique's name needs no word saying it is one.
+        # (After the kind words: "methods" after a lower-case phrase is left to this.)
         words = clean_surface(surface).split()
         base = " ".join(words[:-1])
         base_key = normalize_key(base)

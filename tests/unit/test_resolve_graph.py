@@ -203,11 +203,14 @@ def test_a_technique_named_with_its_kind_word_is_the_technique() -> None:
             "p2": [mention("magnetic mirror descent algorithm", Label.METHOD)],
             "p3": [mention("regularization method", Label.METHOD)],
             "p4": [mention("Viterbi algorithm", Label.METHOD)],
+            "p5": [mention("dataset distillation methods", Label.METHOD)],
+            "p6": [mention("dataset distillation", Label.METHOD)],
         }
     )
     by_name = {e.name: e for e in entities.values()}
     assert by_name["gradient descent"].paper_count == 2
     assert by_name["magnetic mirror descent"].label == Label.METHOD
+    assert by_name["dataset distillation"].paper_count == 2
     assert "regularization method" in by_name and "Viterbi algorithm" in by_name
 
 
