@@ -4,7 +4,8 @@ Six disjoint samples ship in ``benchmarks/data``, each annotated by an LLM helpe
 and described in the ``.md`` beside it: ``iclr2026_gold_sample.jsonl`` (the default; kg's rules
 were chosen while looking at it), ``_heldout`` (annotated afterwards, scored once per shipped
 change), ``_fresh``, ``_fresh2``, ``_fresh3`` (each held out until scored, then used for
-development too) and ``_fresh4`` (annotated 2026-11-30, scored once at the end of that session).
+development too) and ``_fresh4`` (annotated 2026-11-30, kept aside, scored only at the end of
+that session).
 ``--gold`` may be given several times, or ``--all``, to pool samples (micro figures over every
 paper).
 A sample lists, per paper, the *named* methods, datasets, tasks and metrics it proposes or uses,

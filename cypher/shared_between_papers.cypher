@@ -1,7 +1,7 @@
 // name: shared_between_papers
 // answers: What two papers have in common: every entity both link to, drawn as paths.
 // param paper_a: "WebGen-Agent"  -- a paper id, title or short name (any case)
-// param paper_b: "PolicyRollout"  -- the other paper
+// param paper_b: "TriMPI"  -- the other paper
 MATCH (a:Paper)
 WHERE a.id = $paper_a OR toLower(a.display_name) = toLower($paper_a) OR toLower(a.title) = toLower($paper_a)
 MATCH (b:Paper)

@@ -1,7 +1,7 @@
 // name: shortest_connection
 // answers: The shortest chain of shared entities and papers that connects two papers (up to 8 hops).
 // param paper_a: "WebGen-Agent"  -- a paper id, title or short name (any case)
-// param paper_b: "PolicyRollout"  -- the other paper
+// param paper_b: "TriMPI"  -- the other paper
 MATCH (a:Paper)
 WHERE a.id = $paper_a OR toLower(a.display_name) = toLower($paper_a) OR toLower(a.title) = toLower($paper_a)
 MATCH (b:Paper)

@@ -875,10 +875,29 @@ class MentionSelector:
         between them ("we propose a novel FooNet", "we build the first X dataset, FooSet"), no
         preposition, verb, relative or bracket ("we propose a new analysis of ReLU networks",
         "we propose a fix, which beats PPO")."""
+        between = doc[cue_end:start]
+        if (
+            between
+            and between[0].is_title
+            and all(t.is_title or t.is_upper or t.lower_ in _IN_A_NAME for t in between)
+        ):
+            return True  # a name under way: "we propose Code Driven Planning with FooSelector"
         return not any(
             (t.is_punct and t.text not in _APPOSITION) or t.tag_ in _NOT_IN_AN_OBJECT
-            for t in doc[cue_end:start]
+            for t in between
         )
+
+    @staticmethod
+    def _after_our(doc: Doc, sent_start: int, t: int) -> bool:
+        """Whether token ``t`` follows "our", directly or after a description in apposition
+        ("our FooNet", "our first technique, AskLLM"; not "our results on GSM8K")."""
+        for i in range(t - 1, max(sent_start, t - 6) - 1, -1):
+            w = doc[i]
+            if w.lower_ == "our":
+                return True
+            if (w.is_punct and w.text not in _APPOSITION) or w.tag_ in _NOT_IN_AN_OBJECT:
+                return False
+        return False
 
     @staticmethod
     def _names_of_object(
@@ -910,7 +929,11 @@ class MentionSelector:
             # and not what the object is about ("a principled formulation of AT")
             rest = doc.text[obj["start"] : m["start"]] + doc.text[m["end"] : obj["end"]]
             at_edge = (
-                (m["start"] == obj["start"] or m["end"] == obj["end"])
+                # a whole word of it: not the "KV" of "KV-cache management strategy"
+                (
+                    (m["start"] == obj["start"] and doc.text[m["end"] : m["end"] + 1] == " ")
+                    or (m["end"] == obj["end"] and doc.text[m["start"] - 1 : m["start"]] == " ")
+                )
                 and rest.strip(" -") != ""
                 and not any(c.isupper() for c in rest)
                 and doc[m["token"] - 1].tag_ not in _NOT_IN_AN_OBJECT
@@ -1074,14 +1097,14 @@ class MentionSelector:
                             # dataset only when the sentence says benchmark/dataset/corpus...
                             relabel[key] = str(Label.METHOD)
                     break
-            # "our X" where X is a name: the paper's own contribution.
+            # "our X" where X is a name, or a name beside "our <description>" ("Our first
+            # technique, AskLLM"): the paper's own contribution.
             for m in mentions:
                 t = m["token"]
                 if (
                     sent.start <= t < sent.end
-                    and t > 0
-                    and doc[t - 1].lower_ == "our"
                     and COINED.match(m["text"])
+                    and self._after_our(doc, sent.start, t)
                 ):
                     proposed.add(m["canonical"].lower())
         for m in mentions:
@@ -1095,6 +1118,9 @@ class MentionSelector:
 #: Penn Treebank tags that end a proposal cue's object before a mention: prepositions,
 #: conjunctions, relatives and finite verbs ("we propose a new analysis of ReLU networks").
 _NOT_IN_AN_OBJECT = frozenset({"IN", "CC", "TO", "WDT", "WP", "MD", "VBD", "VBP", "VBZ"})
+#: Lower-case words inside a capitalised name ("Code Driven Planning with Domain-Adaptive
+#: SeleCtor", "Learning to Defer", "Chain of Thought").
+_IN_A_NAME = frozenset({"with", "of", "for", "and", "the", "in", "on", "to", "via", "-"})
 #: What may stand between a description and the name it describes: "a novel method, FooNet",
 #: "a new benchmark: FooBench", "a method—FooNet", "an agentic workflow EvidenceLoop".
 _APPOSITION = frozenset({"", ",", ":", "-", "—", "–"})

@@ -55,6 +55,17 @@ def test_proposed_versus_used(extractor: Extractor) -> None:
         # a name inside it, at either end
         ("We introduce the WarpFuser model, which exchanges heatmaps.", "WarpFuser", ""),
         ("We develop an agentic workflow TraceLoop that tracks evidence.", "TraceLoop", ""),
+        # not a piece of a hyphenated word of the object
+        ("We propose a novel KV-cache eviction strategy called FrostKV.", "FrostKV", "KV"),
+        # a capitalised name under way, with a lower-case word inside
+        (
+            "We propose Graph Guided Search with Adaptive PathPicker (GGS-AP).",
+            "Adaptive PathPicker (GGS-AP)",
+            "",
+        ),
+        # a name beside "our <description>", but not what "our" results are on
+        ("Our first technique, RankLLM, scores each example.", "RankLLM", ""),
+        ("Our results on GSM8K improve by ten points.", "", "GSM8K"),
         # what the object is about, or what comes after the object, is used
         ("We propose a new analysis of ReLU networks and GELU networks.", "", "ReLU"),
         ("We propose a simple fix, which beats PPO on Atari.", "", "PPO"),
