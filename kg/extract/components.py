@@ -920,30 +920,31 @@ class MentionSelector:
             obj["token"] == cue_end and obj["text"][:1].isupper() and " " not in obj["text"]
         )
         names = [obj] if own else []
+        text = doc.text  # (spaCy joins the tokens again on every access)
+        start, end = obj["start"], obj["end"]
         for m in mentions:
-            if m is obj or not name(m):
+            inside = start <= m["start"] and m["end"] <= end
+            near = not own and 0 <= m["start"] - end <= 3
+            if m is obj or not (inside or near) or not name(m):
                 continue
-            inside = obj["start"] <= m["start"] and m["end"] <= obj["end"]
-            # ... at its start or end, the rest of it lower-case words that say what kind of
-            # thing the name is ("model", "agentic workflow"; not the "Pusa" of "Pusa V1.0"),
-            # and not what the object is about ("a principled formulation of AT")
-            rest = doc.text[obj["start"] : m["start"]] + doc.text[m["end"] : obj["end"]]
-            at_edge = (
-                # a whole word of it: not the "KV" of "KV-cache management strategy"
-                (
-                    (m["start"] == obj["start"] and doc.text[m["end"] : m["end"] + 1] == " ")
-                    or (m["end"] == obj["end"] and doc.text[m["start"] - 1 : m["start"]] == " ")
+            if inside:
+                # ... at its start or end, the rest of it lower-case words that say what kind
+                # of thing the name is ("model", "agentic workflow"; not the "Pusa" of "Pusa
+                # V1.0"), and not what the object is about ("a principled formulation of AT")
+                rest = text[start : m["start"]] + text[m["end"] : end]
+                at_edge = (
+                    # a whole word of it: not the "KV" of "KV-cache management strategy"
+                    (
+                        (m["start"] == start and text[m["end"] : m["end"] + 1] == " ")
+                        or (m["end"] == end and text[m["start"] - 1 : m["start"]] == " ")
+                    )
+                    and rest.strip(" -") != ""
+                    and not any(c.isupper() for c in rest)
+                    and doc[m["token"] - 1].tag_ not in _NOT_IN_AN_OBJECT
                 )
-                and rest.strip(" -") != ""
-                and not any(c.isupper() for c in rest)
-                and doc[m["token"] - 1].tag_ not in _NOT_IN_AN_OBJECT
-            )
-            beside = (
-                not own
-                and 0 <= m["start"] - obj["end"] <= 3
-                and doc.text[obj["end"] : m["start"]].strip() in _APPOSITION
-            )
-            if (inside and at_edge) or beside:
+                if at_edge:
+                    names.append(m)
+            elif text[end : m["start"]].strip() in _APPOSITION:  # beside it
                 names.append(m)
         return names
 
