@@ -890,13 +890,19 @@ class MentionSelector:
     @staticmethod
     def _after_our(doc: Doc, sent_start: int, t: int) -> bool:
         """Whether token ``t`` follows "our", directly or after a description in apposition
-        ("our FooNet", "our first technique, AskLLM"; not "our results on GSM8K")."""
+        ("our FooNet", "our first technique, AskLLM", "leading to our method, FooNet"; not "our
+        results on GSM8K", nor "In our experiments, GPT-4 ...", where it is a circumstance)."""
+        apposed = False  # a comma or dash between: "our <description>, NAME"
         for i in range(t - 1, max(sent_start, t - 6) - 1, -1):
             w = doc[i]
             if w.lower_ == "our":
-                return True
+                # "In our experiments, GPT-4 ...": a sentence that opens with "<prep> our X,"
+                opener = i - 1 >= sent_start and doc[i - 1].tag_ == "IN"
+                opener = opener and (i - 1 == sent_start or doc[i - 2].is_punct)
+                return not (apposed and opener)
             if (w.is_punct and w.text not in _APPOSITION) or w.tag_ in _NOT_IN_AN_OBJECT:
                 return False
+            apposed = apposed or w.text in _APPOSED  # (not the hyphen of "4-bit")
         return False
 
     @staticmethod
@@ -1125,6 +1131,7 @@ _IN_A_NAME = frozenset({"with", "of", "for", "and", "the", "in", "on", "to", "vi
 #: What may stand between a description and the name it describes: "a novel method, FooNet",
 #: "a new benchmark: FooBench", "a method—FooNet", "an agentic workflow EvidenceLoop".
 _APPOSITION = frozenset({"", ",", ":", "-", "—", "–"})
+_APPOSED = frozenset({",", ":", "—", "–"})
 
 
 # --------------------------------------------------------------------------- trained model

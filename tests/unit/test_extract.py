@@ -66,6 +66,10 @@ def test_proposed_versus_used(extractor: Extractor) -> None:
         # a name beside "our <description>", but not what "our" results are on
         ("Our first technique, RankLLM, scores each example.", "RankLLM", ""),
         ("Our results on GSM8K improve by ten points.", "", "GSM8K"),
+        ("In our experiments, Llama-3 beats GPT-4 on every task.", "", "Llama-3"),
+        ("This leads to our novel SquarePO loss.", "SquarePO", ""),
+        ("The rule gives rise to our method, MaxTO, which is stable.", "MaxTO", ""),
+        ("Results improve, with our 4-bit QuantNet beating FP16.", "QuantNet", ""),
         # what the object is about, or what comes after the object, is used
         ("We propose a new analysis of ReLU networks and GELU networks.", "", "ReLU"),
         ("We propose a simple fix, which beats PPO on Atari.", "", "PPO"),
