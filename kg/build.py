@@ -159,11 +159,10 @@ def extract_and_resolve(
         cache.close()
     with paused_gc():
         entities = resolver.finish()
-        for key, ms in by_key(
-            m for pid in resolved.difference(early) for m in mentions[pid]
-        ).items():
-            earlier[key] = earlier.get(key, []) + ms
         resolver.assign(earlier)
+        # The rest: resolved papers whose extractions the cache had lost (rare), or all of
+        # them when nothing was extracted elsewhere.
+        resolver.assign(m for pid in resolved.difference(early) for m in mentions[pid])
     if snapshots and len(papers) - len(resolved) > RESAVE_SHARE * len(papers):
         # A snapshot only saves time: a build never fails for want of one.
         with contextlib.suppress(OSError), paused_gc():

@@ -882,10 +882,7 @@ class MentionSelector:
             and all(t.is_title or t.is_upper or t.lower_ in _IN_A_NAME for t in between)
         ):
             return True  # a name under way: "we propose Code Driven Planning with FooSelector"
-        return not any(
-            (t.is_punct and t.text not in _APPOSITION) or t.tag_ in _NOT_IN_AN_OBJECT
-            for t in between
-        )
+        return not any(_ends_object(t) for t in between)
 
     @staticmethod
     def _after_our(doc: Doc, sent_start: int, t: int) -> bool:
@@ -900,7 +897,7 @@ class MentionSelector:
                 opener = i - 1 >= sent_start and doc[i - 1].tag_ == "IN"
                 opener = opener and (i - 1 == sent_start or doc[i - 2].is_punct)
                 return not (apposed and opener)
-            if (w.is_punct and w.text not in _APPOSITION) or w.tag_ in _NOT_IN_AN_OBJECT:
+            if _ends_object(w):
                 return False
             apposed = apposed or w.text in _APPOSED  # (not the hyphen of "4-bit")
         return False
@@ -1132,6 +1129,12 @@ _IN_A_NAME = frozenset({"with", "of", "for", "and", "the", "in", "on", "to", "vi
 #: "a new benchmark: FooBench", "a method—FooNet", "an agentic workflow EvidenceLoop".
 _APPOSITION = frozenset({"", ",", ":", "-", "—", "–"})
 _APPOSED = frozenset({",", ":", "—", "–"})
+
+
+def _ends_object(t: Token) -> bool:
+    """Whether a token between a cue (or "our") and a name ends the phrase before the name: a
+    bracket or full stop, a preposition, conjunction, relative or finite verb."""
+    return (t.is_punct and t.text not in _APPOSITION) or t.tag_ in _NOT_IN_AN_OBJECT
 
 
 # --------------------------------------------------------------------------- trained model

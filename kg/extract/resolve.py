@@ -133,23 +133,30 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
     elif m.type is Label.TASK and key.endswith("-task"):
         # "image synthesis tasks" are image synthesis. Two words at least must remain: "few-shot
         # tasks" or "downstream tasks" say which tasks, not what task.
-        words = clean_surface(surface).split()
-        if len(words) >= 3 and words[-1].lower() in ("task", "tasks"):
-            surface = " ".join(words[:-1])
-            key = normalize_key(surface)
+        split = _last_word_off(surface)
+        if split and split[2].lower() in ("task", "tasks"):
+            surface, key, _ = split
     if m.type is Label.METHOD and key.rpartition("-")[2] in _METHOD_WORDS:
         # "magnetic mirror descent algorithm" is magnetic mirror descent, "data augmentation
         # techniques" data augmentation: a technique's name needs no word saying it is one.
         # (After the kind words: "methods" after a lower-case phrase is left to this.)
-        words = clean_surface(surface).split()
-        base = " ".join(words[:-1])
-        base_key = normalize_key(base)
-        if len(words) >= 3 and (
-            reads_as_technique(base_key, base) or reads_as_activity(base_key, base)
+        split = _last_word_off(surface)
+        if split and (
+            reads_as_technique(split[1], split[0]) or reads_as_activity(split[1], split[0])
         ):
-            surface, key = base, base_key
+            surface, key, _ = split
     m.key = key
     return key, surface, kind
+
+
+def _last_word_off(surface: str) -> tuple[str, str, str] | None:
+    """The phrase without its last word, that phrase's merge key and the word, when two words or
+    more remain ("image synthesis tasks" -> "image synthesis", "image-synthesis", "tasks")."""
+    words = clean_surface(surface).split()
+    if len(words) < 3:
+        return None
+    base = " ".join(words[:-1])
+    return base, normalize_key(base), words[-1]
 
 
 def _generic_modifier(name: str, generic: frozenset[str]) -> bool:
@@ -276,14 +283,21 @@ def reads_as_activity(key: str, name: str) -> bool:
     [True, False, False]
     """
     words = key.split("-")
-    head = words[-1]
+    return (
+        _gerund(words)
+        and words[-1] not in _ING_NOUNS
+        and not name.endswith("ings")
+        and not _rated(name)
+    )
+
+
+def _gerund(words: list[str]) -> bool:
+    """Whether a phrase's words end in a gerund after a modifier that is no technique's head
+    ("object referring", "curriculum learning"; not "prompt tuning")."""
     return (
         len(words) > 1
-        and head.endswith("ing")
-        and head not in _ING_NOUNS
-        and not name.endswith("ings")
-        and head not in resolution_words().techniques
-        and not _rated(name)
+        and words[-1].endswith("ing")
+        and words[-1] not in resolution_words().techniques
     )
 
 
@@ -306,8 +320,11 @@ def reads_as_task(key: str, name: str) -> bool:
     head = words[-1]
     # A gerund after a modifier names an activity too ("object referring", "image captioning"),
     # unless it is a technique's ("prompt tuning", "hard-negative mining").
-    gerund = len(words) > 1 and head.endswith("ing") and head not in lists.techniques
-    if not gerund and head not in lists.task_heads and "-".join(words[-2:]) not in lists.task_heads:
+    if (
+        not _gerund(words)
+        and head not in lists.task_heads
+        and "-".join(words[-2:]) not in lists.task_heads
+    ):
         return False
     return not _rated(name)
 
@@ -508,17 +525,18 @@ class Resolver:
             # A method or metric the recogniser typed needs no second paper: the head says
             # enough ("softmax self-attention" is no name but a method all the same, "language
             # modeling perplexity" a metric).
-            if not (
-                (label in (Label.METHOD, Label.METRIC) or (label == Label.TASK and shared))
-                and reads_as(key, name)
-            ) and not (
-                # A procedure no list knows the head of ("curriculum learning", "majority
-                # voting", "linear probing"): a gerund that papers agree is a method.
+            reads = (
+                label in (Label.METHOD, Label.METRIC) or (label == Label.TASK and shared)
+            ) and reads_as(key, name)
+            # A procedure no list knows the head of ("curriculum learning", "majority voting",
+            # "linear probing"): a gerund that papers agree is a method.
+            agreed = (
                 label == Label.METHOD
                 and len(papers) >= TASK_MIN_PAPERS
-                and votes[label] >= AGREED_SHARE * sum(votes.values())
+                and votes.get(label, 0) >= AGREED_SHARE * sum(votes.values())
                 and reads_as_activity(key, name)
-            ):
+            )
+            if not (reads or agreed):
                 label = Label.CONCEPT
         elif is_model_class(key, forms):  # "Multimodal Large Language Models" is no task either
             label = Label.CONCEPT

@@ -24,23 +24,24 @@ def test_gemm_matches_blis(trans1: bool, trans2: bool) -> None:
     np.testing.assert_allclose(out, want, rtol=1e-4, atol=1e-4)
 
 
+def blas_threads() -> list[int]:
+    return [i["num_threads"] for i in ThreadpoolController().info() if i["user_api"] == "blas"]
+
+
 def test_gemm_runs_on_one_thread_and_restores_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     threads_seen = []
     real_dot = np.dot
 
     def spying_dot(*args: object, **kwargs: object) -> object:
-        threads_seen.append(
-            [i["num_threads"] for i in ThreadpoolController().info() if i["user_api"] == "blas"]
-        )
+        threads_seen.append(blas_threads())
         return real_dot(*args, **kwargs)
 
-    before = [i["num_threads"] for i in ThreadpoolController().info() if i["user_api"] == "blas"]
+    before = blas_threads()
     ops = OneThreadNumpyOps()
     monkeypatch.setattr(ops.xp, "dot", spying_dot)
     ops.gemm(np.ones((4, 3), np.float32), np.ones((3, 2), np.float32))
     assert threads_seen and all(n == 1 for n in threads_seen[0])
-    after = [i["num_threads"] for i in ThreadpoolController().info() if i["user_api"] == "blas"]
-    assert after == before
+    assert blas_threads() == before
 
 
 def test_every_layer_of_the_pipeline_uses_it() -> None:
