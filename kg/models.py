@@ -39,6 +39,7 @@ class Mention:
     confidence: float = 1.0
     source: str = ""  # which component produced it (model, gazetteer, acronym, ...)
     key: str = ""  # normalize_key(canonical or text), filled in at extraction
+    compound: bool = False  # a task phrase written as a noun compound ("lesion recognition")
 
 
 @dataclass

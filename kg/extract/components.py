@@ -77,6 +77,8 @@ COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 #: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition.
 DANGLING_TAGS = frozenset({"CC", "DT", "IN", "TO"})
+#: Penn tags of the words a noun compound is made of ("lesion recognition", "3D segmentation").
+NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "CD"})
 #: Sources whose candidates are names (a name inside a longer chosen phrase is kept, nested).
 NAME_SOURCES = {"gazetteer", "coined", "named_dataset", "lexicon"}
 
@@ -177,6 +179,19 @@ def in_compound(doc: Doc, start: int, end: int) -> bool:
     if start > 0 and not doc[start - 1].whitespace_ and doc[start - 1].text[-1:].isalnum():
         return True
     return end < len(doc) and not doc[end - 1].whitespace_ and doc[end].text[:1].isalnum()
+
+
+def noun_compound(doc: Doc, start: int, end: int) -> bool:
+    """Whether every word of tokens ``start:end`` before the last is a noun or a number (a word
+    written with hyphens counts as its last part: "mislabeled-sample detection"). A noun compound
+    names a kind of activity ("lesion recognition", "time series synthesis"); an adjective before
+    the head mostly describes one ("inadequate reasoning", "faithful editing").
+    """
+    head_start = end - 1
+    while head_start > start and not doc[head_start - 1].whitespace_:
+        head_start -= 1
+    # A word's last token is the one followed by a space.
+    return all(doc[i].tag_ in NOUN_TAGS for i in range(start, head_start) if doc[i].whitespace_)
 
 
 _YEAR = re.compile(r"^(?:19|20)\d\d[a-z]?$")
@@ -1053,21 +1068,24 @@ class MentionSelector:
                 )
                 label = span.label_
             sent = span.sent if doc.has_annotation("SENT_START") else doc[:]
-            mentions.append(
-                {
-                    "start": span.start_char,
-                    "end": span.start_char + len(text),
-                    "text": text,
-                    "label": label,
-                    "role": str(DEFAULT_ROLE[Label(label)]),
-                    "canonical": canonical,
-                    "sent_start": sent.start_char,
-                    "sent_end": sent.end_char,
-                    "source": span.kb_id_,
-                    "confidence": 1.0 if span.kb_id_ in {"gazetteer", "acronym"} else 0.8,
-                    "token": span.start,
-                }
-            )
+            mention: dict[str, Any] = {
+                "start": span.start_char,
+                "end": span.start_char + len(text),
+                "text": text,
+                "label": label,
+                "role": str(DEFAULT_ROLE[Label(label)]),
+                "canonical": canonical,
+                "sent_start": sent.start_char,
+                "sent_end": sent.end_char,
+                "source": span.kb_id_,
+                "confidence": 1.0 if span.kb_id_ in {"gazetteer", "acronym"} else 0.8,
+                "token": span.start,
+            }
+            # Entity resolution keeps a task that one abstract names once when it is a noun
+            # compound (kept off the others: most mentions are no tasks, and the cache is smaller).
+            if label == str(Label.TASK) and noun_compound(doc, span.start, span.end):
+                mention["compound"] = True
+            mentions.append(mention)
         self._assign_roles(doc, mentions)
         for m in mentions:
             del m["token"]

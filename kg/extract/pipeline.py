@@ -172,6 +172,7 @@ def doc_mentions(text: str, raw: list[dict[str, Any]]) -> list[Mention]:
             confidence=m["confidence"],
             source=m["source"],
             key=m.get("key", ""),
+            compound=m.get("compound", False),
         )
         for m in raw
     ]

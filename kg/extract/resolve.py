@@ -11,7 +11,8 @@ unless the corpus shows it is a name: some paper writes it as one (a capital or 
 or a capital mid-sentence: "Mesa layer", "GPT-4o"), a rule that knows names found it (gazetteer,
 curated lexicon, coined word, "<Name> benchmark", an acronym definition), or it is a known term
 of the shipped lists ("language modeling", "accuracy"); a task also stays one when at least two
-papers address it, or one names it twice, and it reads as a task ("temporal reasoning", not
+papers address it, or one names it twice, or its one mention is a noun compound ("lesion
+recognition", not "inadequate reasoning"), and it reads as a task ("temporal reasoning", not
 "real-world applications"), and a method when it reads as a technique ("ridge regression"). A
 broad class of models ("large language models", "diffusion models") is a concept however it is
 named, as the issue's annotation guidelines have it. Measured on the hand-annotated ICLR 2026 sample
@@ -394,6 +395,7 @@ class Resolver:
         self.aliases: dict[str, set[str]] = defaultdict(set)
         self.papers: dict[str, set[str]] = defaultdict(set)
         self.named: set[str] = set()  # keys with evidence of being a name
+        self.compounds: set[str] = set()  # keys some mention writes as a noun compound
         # What the last finish() made, for the next one: the acronym expansion and the entity
         # of each final key.
         self.expanded: dict[str, str] = {}
@@ -407,7 +409,7 @@ class Resolver:
         self.generic_names = resolution_words().generic_names
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
-        named = self.named
+        named, compounds = self.named, self.compounds
         labels: list[tuple[str, str]] = []
         names: list[tuple[str, str]] = []
         aliases: list[tuple[str, str]] = []  # besides the names
@@ -425,6 +427,8 @@ class Resolver:
                 m.source in NAME_EVIDENCE or written_as_name(text, m.sentence)
             ):
                 named.add(key)
+            if m.compound:
+                compounds.add(key)
             if kind:
                 labels.extend([(key, kind)] * KIND_VOTES)
             else:
@@ -509,6 +513,9 @@ class Resolver:
         label = _pick_label(votes)
         name = _pick_name(forms)
         shared = len(papers) >= TASK_MIN_PAPERS or sum(votes.values()) >= TASK_MIN_MENTIONS
+        # ... or its one mention is a noun compound ("lesion recognition", "face editing"; not
+        # "inadequate reasoning"): a kind of activity, named.
+        compound = any(k in self.compounds for k in raw)
         # The recogniser calls many techniques "other scientific terms" ("hard-negative mining")
         # or tasks ("instruction fine-tuning"): a technique's head says what they are.
         if (
@@ -526,7 +533,8 @@ class Resolver:
             # enough ("softmax self-attention" is no name but a method all the same, "language
             # modeling perplexity" a metric).
             reads = (
-                label in (Label.METHOD, Label.METRIC) or (label == Label.TASK and shared)
+                label in (Label.METHOD, Label.METRIC)
+                or (label == Label.TASK and (shared or compound))
             ) and reads_as(key, name)
             # A procedure no list knows the head of ("curriculum learning", "majority voting",
             # "linear probing"): a gerund that papers agree is a method.
@@ -593,6 +601,7 @@ class Resolver:
             dict(self.aliases),
             dict(self.papers),
             self.named,
+            self.compounds,
             self.expanded,
             {
                 k: (e.label.value, e.name, tuple(e.aliases), e.paper_count)
@@ -604,14 +613,16 @@ class Resolver:
     @classmethod
     def from_state(cls, state: tuple[Any, ...]) -> Resolver:
         """A resolver as :meth:`state` saved it, after a ``finish()``."""
-        long_forms, labels, names, aliases, papers, named, expanded, entities, known = state
+        long_forms, labels, names, aliases, papers, named, compounds, expanded, entities, known = (
+            state
+        )
         r = cls(known=frozenset(known))
         r.long_forms.update((k, Counter(c)) for k, c in long_forms.items())
         r.label_votes.update(labels)
         r.name_votes.update(names)
         r.aliases.update(aliases)
         r.papers.update(papers)
-        r.named, r.expanded = set(named), dict(expanded)
+        r.named, r.compounds, r.expanded = set(named), set(compounds), dict(expanded)
         label_of = {label.value: label for label in Label}
         r.entity_of = {
             k: Entity(entity_id(label_of[lab], k), label_of[lab], name, list(al), n)

@@ -332,6 +332,40 @@ def test_only_asides_that_spell_out_a_defined_acronym_are_left_out() -> None:
     )
 
 
+def test_a_noun_compound_has_only_nouns_before_its_head() -> None:
+    """Tagged by hand, so the test is about the rule, not the tagger."""
+    import spacy
+    from spacy.tokens import Doc
+
+    from kg.extract.components import noun_compound
+
+    vocab = spacy.blank("en").vocab
+
+    def compound(tagged: str) -> bool:
+        pairs = [w.rsplit("/", 1) for w in tagged.split()]
+        # "a_-_b" is one written word "a-b" (no spaces between its tokens)
+        words, tags, spaces = [], [], []
+        for word, tag in pairs:
+            parts = word.split("_")
+            part_tags = tag.split("_")
+            words += parts
+            tags += part_tags
+            spaces += [False] * (len(parts) - 1) + [True]
+        doc = Doc(vocab, words=words, spaces=spaces, tags=tags)
+        return noun_compound(doc, 0, len(doc))
+
+    assert compound("lesion/NN recognition/NN")
+    assert compound("time/NN series/NN synthesis/NN")
+    assert compound("3D/CD segmentation/NN")
+    assert compound("segmentation/NN")  # nothing before the head
+    assert compound("mislabeled_-_sample/VBN_HYPH_NN detection/NN")  # counts as "sample"
+    assert not compound("inadequate/JJ reasoning/NN")
+    assert not compound("audio_-_visual/NN_HYPH_JJ segmentation/NN")
+    assert not compound("face/NN faithful/JJ editing/NN")
+    # The head may be hyphenated too: only what comes before it counts.
+    assert compound("policy/NN fine_-_tuning/JJ_HYPH_NN")
+
+
 def test_offsets_and_evidence_point_into_the_text(extractor: Extractor) -> None:
     text = "Retrieval is old. We evaluate on ImageNet and report top-1 accuracy."
     for m in extractor.extract_texts([text])[0]:

@@ -145,6 +145,14 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     twice = [mention("visual verification", Label.TASK, start=s) for s in (0, 40)]
     (named_twice,) = resolve_entities({"p0": twice}).values()
     assert named_twice.label == Label.TASK  # what one abstract is about
+    # ... or once as a noun compound (what kg_mentions marks): a kind of activity, named.
+    compound = mention("lesion recognition", Label.TASK)
+    compound.compound = True
+    (named_once,) = resolve_entities({"p0": [compound]}).values()
+    assert named_once.label == Label.TASK
+    rated = mention("complex recognition", Label.TASK)
+    rated.compound = True  # not that the tagger would say so: a rating word still wins
+    assert next(iter(resolve_entities({"p0": [rated]}).values())).label == Label.CONCEPT
     # The recogniser's "other scientific term" that reads as a technique is a method.
     assert label_of("hard-negative mining", Label.CONCEPT) == Label.METHOD
     assert label_of("instruction fine-tuning", Label.TASK) == Label.METHOD  # a task? a technique
