@@ -341,6 +341,20 @@ def known_terms() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+@lru_cache(maxsize=1)
+def gazetteer_methods() -> frozenset[str]:
+    """Merge keys of the shipped method names of more than one word ("weight decay",
+    "stochastic depth"). Single words are left out: the list holds common ones ("Attention")."""
+    from kg.extract.lexicon import load_lexicon
+
+    return frozenset(
+        normalize_key(n)
+        for name, aliases in load_lexicon().gazetteers.get(Label.METHOD, [])
+        for n in (name, *aliases)
+        if " " in n or "-" in n
+    )
+
+
 def resolution_version() -> str:
     """A fingerprint of the resolution code (this module, :mod:`kg.schema` and the word lists
     only resolution reads, :data:`RESOLUTION_DATA`). A saved resolver
@@ -524,6 +538,10 @@ class Resolver:
             and reads_as_technique(key, name)
             and not (label == Label.TASK and reads_as_task(key, name))
         ):
+            label = Label.METHOD
+        # Papers with Code lists it as a method ("weight decay", "focal loss"), where the
+        # recogniser learnt SciERC's habit of calling such phrases "other scientific terms".
+        if label == Label.CONCEPT and key in gazetteer_methods() and not is_model_class(key, forms):
             label = Label.METHOD
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)

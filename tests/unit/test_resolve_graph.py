@@ -156,6 +156,9 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     # The recogniser's "other scientific term" that reads as a technique is a method.
     assert label_of("hard-negative mining", Label.CONCEPT) == Label.METHOD
     assert label_of("instruction fine-tuning", Label.TASK) == Label.METHOD  # a task? a technique
+    # A method of the shipped Papers with Code list, whatever the recogniser called it.
+    assert label_of("weight decay", Label.CONCEPT) == Label.METHOD
+    assert label_of("latent diffusion models", Label.CONCEPT) == Label.CONCEPT  # a model class
     assert label_of("negative samples", Label.CONCEPT) == Label.CONCEPT
 
 
