@@ -159,6 +159,11 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     # A method of the shipped Papers with Code list, whatever the recogniser called it.
     assert label_of("weight decay", Label.CONCEPT) == Label.METHOD
     assert label_of("latent diffusion models", Label.CONCEPT) == Label.CONCEPT  # a model class
+    # The broadest classes, and kinds of things named after a class's acronym, are concepts.
+    assert label_of("deep neural networks", Label.METHOD) == Label.CONCEPT
+    assert label_of("Graph Neural Networks", Label.METHOD) == Label.METHOD  # an architecture
+    assert label_of("LLM agents", Label.METHOD) == Label.CONCEPT
+    assert label_of("VLM backbones", Label.METHOD) == Label.CONCEPT
     assert label_of("negative samples", Label.CONCEPT) == Label.CONCEPT
 
 
