@@ -106,16 +106,31 @@ UNINFORMATIVE = (
 )
 
 
-def informative(name: str) -> bool:
+#: ... and, for datasets, words that rate or place a thing: "Real-world Datasets", "LOCAL
+#: DATASET" and "HARD" are PwC dataset entries that would make "7 real-world datasets" a name.
+#: (Not for methods and tasks: "Adaptive Instance Normalization" is one.)
+RATING = _words("generic_modifiers.txt")
+
+
+def informative(name: str, uninformative: set[str] = UNINFORMATIVE) -> bool:
     """False for names made only of stop words, generic nouns and heads ("The Benchmark",
-    "AND Dataset", "model size"): matching those would tag ordinary prose."""
-    words = [w.strip(".-").lower() for w in re.split(r"[\s\-]+", name) if w.strip(".-")]
-    return any(w not in UNINFORMATIVE and w.rstrip("s") not in UNINFORMATIVE for w in words)
+    "AND Dataset", "model size"): matching those would tag ordinary prose. A hyphenated word
+    counts whole ("real-world") or by its parts."""
+
+    def plain(w: str) -> bool:
+        return w in uninformative or w.rstrip("s") in uninformative
+
+    for word in name.lower().split():
+        word = word.strip(".-")
+        parts = [p for p in word.split("-") if p]
+        if word and not plain(word) and not all(plain(p) for p in parts):
+            return True
+    return False
 
 
-def looks_like_name(name: str) -> bool:
+def looks_like_name(name: str, uninformative: set[str] = UNINFORMATIVE) -> bool:
     words = name.split()
-    if not informative(name):
+    if not informative(name, uninformative):
         return False
     if name.lower() in COMMON or len(name) < 3 or len(name) > 60 or BAD_CHARS.search(name):
         return False
@@ -150,13 +165,13 @@ def main() -> None:
     datasets: dict[str, set[str]] = {}
     for rec in read_jsonl(d / "merged" / "DERIVED_datasets_merged.jsonl"):
         name = rec["name"].strip()
-        if not looks_like_name(name):
+        if not looks_like_name(name, UNINFORMATIVE | RATING):
             continue
         # Leaderboard variants ("CelebA 64x64", "MNIST-test") are not aliases; full names are.
         aliases = {
             a.strip()
             for a in rec.get("aliases", [])
-            if looks_like_name(a.strip()) and name.lower() not in a.lower()
+            if looks_like_name(a.strip(), UNINFORMATIVE | RATING) and name.lower() not in a.lower()
         }
         datasets.setdefault(name, set()).update(aliases)
     metric_names = {

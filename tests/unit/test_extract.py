@@ -380,6 +380,22 @@ def test_common_words_alone_are_not_entities(extractor: Extractor) -> None:
     assert extractor.extract_texts([text])[0] == []
 
 
+def test_no_list_names_rated_generic_data() -> None:
+    """Papers with Code lists "Real-world Datasets" as a dataset; the shipped list leaves out
+    dataset names made only of rating words and heads (scripts/build_gazetteers.py)."""
+    from kg.extract.components import CANDIDATES
+
+    nlp = load_pipeline()
+    doc = nlp.make_doc("We test on 7 real-world datasets and on ImageNet.")
+    for name, proc in nlp.pipeline:
+        doc = proc(doc)
+        if name == "kg_gazetteer":
+            break
+    found = {c.text: c.kb_id_ for c in doc.spans[CANDIDATES]}
+    assert found.get("ImageNet") == "gazetteer"
+    assert "real-world datasets" not in found
+
+
 def test_deterministic(extractor: Extractor) -> None:
     text = "We introduce BarBench, a benchmark for code repair, and evaluate GPT-4o on it."
     first = extractor.extract_texts([text])[0]
