@@ -341,7 +341,6 @@ def known_terms() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
-@lru_cache(maxsize=1)
 def gazetteer_methods() -> frozenset[str]:
     """Merge keys of the shipped method names of more than one word ("weight decay",
     "stochastic depth"). Single words are left out: the list holds common ones ("Attention")."""
@@ -355,6 +354,7 @@ def gazetteer_methods() -> frozenset[str]:
     )
 
 
+@lru_cache(maxsize=1)
 def resolution_version() -> str:
     """A fingerprint of the resolution code (this module, :mod:`kg.schema` and the word lists
     only resolution reads, :data:`RESOLUTION_DATA`). A saved resolver
