@@ -923,7 +923,8 @@ class MentionSelector:
     ) -> list[dict[str, Any]]:
         """The names a proposal cue's object gives: the object itself when it is a name ("we
         propose GRPO", "Group Relative Policy Optimization", and "we propose Directo": a
-        capitalised word right after the cue), a name at either end of it ("the DenseWarper
+        capitalised word right after the cue; "the local Bayesian influence function (BIF)": it
+        defines an acronym), a name at either end of it ("the DenseWarper
         model", "an agentic workflow EvidenceLoop"), and, when it is no name, a name right
         after it ("a novel cache eviction method, DefensiveKV"; "a dataset: FooSet")."""
 
@@ -934,12 +935,22 @@ class MentionSelector:
                 or is_name_like(m["canonical"])
             )
 
-        own = name(obj) or (
-            obj["token"] == cue_end and obj["text"][:1].isupper() and " " not in obj["text"]
+        start, end = obj["start"], obj["end"]
+        own = (
+            name(obj)
+            or (obj["token"] == cue_end and obj["text"][:1].isupper() and " " not in obj["text"])
+            # ... or it defines an acronym for itself: "we propose the local Bayesian influence
+            # function (BIF)" names what it introduces.
+            or (
+                obj["text"].endswith(")")
+                and any(
+                    m["source"] == "defined" and start <= m["start"] and m["end"] <= end
+                    for m in mentions
+                )
+            )
         )
         names = [obj] if own else []
         text = doc.text  # (spaCy joins the tokens again on every access)
-        start, end = obj["start"], obj["end"]
         for m in mentions:
             inside = start <= m["start"] and m["end"] <= end
             near = not own and 0 <= m["start"] - end <= 3

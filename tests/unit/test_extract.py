@@ -63,6 +63,12 @@ def test_proposed_versus_used(extractor: Extractor) -> None:
             "Adaptive PathPicker (GGS-AP)",
             "",
         ),
+        # a description that defines an acronym for itself
+        (
+            "We propose the local spectral influence function (LSIF), an extension of them.",
+            "local spectral influence function (LSIF)",
+            "",
+        ),
         # a name beside "our <description>", but not what "our" results are on
         ("Our first technique, RankLLM, scores each example.", "RankLLM", ""),
         ("Our results on GSM8K improve by ten points.", "", "GSM8K"),
