@@ -543,6 +543,10 @@ class Resolver:
         # recogniser learnt SciERC's habit of calling such phrases "other scientific terms".
         if label == Label.CONCEPT and key in gazetteer_methods() and not is_model_class(key, forms):
             label = Label.METHOD
+        # ... and kg's curated metric list has it: cost measures ("inference time", "memory
+        # usage", "speedup"), which SciERC calls other scientific terms, are metrics.
+        elif label == Label.CONCEPT and key in resolution_words().metrics:
+            label = Label.METRIC
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
         if label in NAMED_TYPES and not named and key not in self.known:

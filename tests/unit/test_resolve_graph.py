@@ -159,6 +159,9 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     # A method of the shipped Papers with Code list, whatever the recogniser called it.
     assert label_of("weight decay", Label.CONCEPT) == Label.METHOD
     assert label_of("latent diffusion models", Label.CONCEPT) == Label.CONCEPT  # a model class
+    # A cost measure of kg's curated metric list is a metric whatever the recogniser said.
+    assert label_of("inference time", Label.CONCEPT) == Label.METRIC
+    assert label_of("memory usage", Label.CONCEPT) == Label.METRIC
     # The broadest classes, and kinds of things named after a class's acronym, are concepts.
     assert label_of("deep neural networks", Label.METHOD) == Label.CONCEPT
     assert label_of("Graph Neural Networks", Label.METHOD) == Label.METHOD  # an architecture
