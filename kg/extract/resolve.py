@@ -582,10 +582,12 @@ class Resolver:
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
                 or key in generic
                 or (len(name) < 8 and normalize_key(name) in generic)
-                # "AI agents", "GPU hours"; but "OOD detection" is a task
+                # "AI agents", "GPU clusters"; but "OOD detection" is a task, and "GPU hours"
+                # a metric of kg's curated list
                 or (
                     _generic_modifier(name, generic)
                     and not (label == Label.TASK and reads_as_task(key, name))
+                    and key not in resolution_words().metrics
                 )
             ):
                 label = Label.CONCEPT

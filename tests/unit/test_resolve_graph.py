@@ -162,6 +162,8 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     # A cost measure of kg's curated metric list is a metric whatever the recogniser said.
     assert label_of("inference time", Label.CONCEPT) == Label.METRIC
     assert label_of("memory usage", Label.CONCEPT) == Label.METRIC
+    assert label_of("GPU hours", Label.CONCEPT) == Label.METRIC  # though GPU is a generic name
+    assert label_of("GPU clusters", Label.METHOD) == Label.CONCEPT
     # The broadest classes, and kinds of things named after a class's acronym, are concepts.
     assert label_of("deep neural networks", Label.METHOD) == Label.CONCEPT
     assert label_of("Graph Neural Networks", Label.METHOD) == Label.METHOD  # an architecture
