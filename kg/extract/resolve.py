@@ -205,7 +205,7 @@ class ResolutionWords:
     modifiers: frozenset[str]  # generic_modifiers.txt: words that rate or place
     techniques: frozenset[str]  # technique_heads.txt
     generic_names: frozenset[str]  # merge keys of generic_names.txt
-    metrics: frozenset[str]  # merge keys of metric_terms.txt's lower-case entries
+    metrics: frozenset[str]  # merge keys of metric_terms.txt's entries but capitalised words
 
 
 @lru_cache(maxsize=1)
@@ -221,8 +221,12 @@ def resolution_words() -> ResolutionWords:
         modifiers=words("generic_modifiers.txt"),
         techniques=words("technique_heads.txt"),
         generic_names=frozenset(normalize_key(w) for w in read_data_lines("generic_names.txt")),
-        # Lower-case entries only: "mAP" is matched as written, and its key "map" is a word.
-        metrics=frozenset(normalize_key(w) for w in load_lexicon().metric_terms if w.islower()),
+        # Not single capitalised words: "mAP" is matched as written, and its key "map" is a word.
+        metrics=frozenset(
+            normalize_key(w)
+            for w in load_lexicon().metric_terms
+            if w.islower() or " " in w or "-" in w
+        ),
     )
 
 
@@ -543,9 +547,10 @@ class Resolver:
         # recogniser learnt SciERC's habit of calling such phrases "other scientific terms".
         if label == Label.CONCEPT and key in gazetteer_methods() and not is_model_class(key, forms):
             label = Label.METHOD
-        # ... and kg's curated metric list has it: cost measures ("inference time", "memory
-        # usage", "speedup"), which SciERC calls other scientific terms, are metrics.
-        elif label == Label.CONCEPT and key in resolution_words().metrics:
+        # ... and a phrase of kg's curated metric list is a metric, whatever the recogniser
+        # said: cost measures ("inference time", "memory usage", "GPU hours") most often get
+        # SciERC's "other scientific term".
+        elif key in resolution_words().metrics:
             label = Label.METRIC
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
