@@ -476,6 +476,14 @@ class PhraseTable:
         return out
 
 
+#: A one-letter multiplier after a number ("100k", "1M", "21K").
+_MULTIPLIER_CASE = re.compile(r"(?<=\d)[kKmMbB]\b")
+
+
+def _swapcase(m: re.Match[str]) -> str:
+    return m.group(0).swapcase()
+
+
 class Gazetteer:
     """Known names from the shipped lists: multi-word names case-insensitively, single words as
     written (so "ImageNet" matches but the common word "imagenet" in a URL does not matter)."""
@@ -504,11 +512,18 @@ class Gazetteer:
             single: list[list[str]] = []
             multi: list[list[str]] = []
             names = [n for name, aliases in rows for n in (name, *aliases)]
-            for words in name_tokens(nlp, names):
+            # The tokenizer splits "Atari 100K" after the number but not "Atari 100k": a
+            # caseless name is matched in both spellings of its multiplier.
+            respelt = [_MULTIPLIER_CASE.sub(_swapcase, n) for n in names]
+            flipped = [r for r, n in zip(respelt, names, strict=True) if r != n]
+            for i, words in enumerate(name_tokens(nlp, names + flipped)):
                 # A name of stop words only ("Among Them") matches only as written: lower-cased
                 # it is ordinary English.
                 caseless = len(words) > 1 and not all(w.lower() in stop_words for w in words)
-                (multi if caseless else single).append(words)
+                if caseless:
+                    multi.append(words)
+                elif i < len(names):
+                    single.append(words)
             self.exact.add(str(label), single)
             self.lower.add(str(label), multi)
 

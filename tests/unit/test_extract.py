@@ -402,6 +402,14 @@ def test_no_list_names_rated_generic_data() -> None:
     assert "real-world datasets" not in found
 
 
+def test_list_names_match_either_spelling_of_a_multiplier(extractor: Extractor) -> None:
+    """The tokenizer splits "100K" but not "100k": the list's "Atari 100k" matches both."""
+    for text in ("We test on Atari 100K and report scores.", "We test on Atari 100k today."):
+        found = {m.text: m for m in extractor.extract_texts([text])[0]}
+        atari = next(m for t, m in found.items() if t.lower() == "atari 100k")
+        assert atari.source == "gazetteer" and atari.type == Label.DATASET
+
+
 def test_deterministic(extractor: Extractor) -> None:
     text = "We introduce BarBench, a benchmark for code repair, and evaluate GPT-4o on it."
     first = extractor.extract_texts([text])[0]
