@@ -1,11 +1,9 @@
 """Entity quality of the ICLR 2026 graph against a hand-annotated sample (40 abstracts).
 
-Six disjoint samples ship in ``benchmarks/data``, each annotated by an LLM helper blind to kg
-and described in the ``.md`` beside it: ``iclr2026_gold_sample.jsonl`` (the default; kg's rules
-were chosen while looking at it), ``_heldout`` (annotated afterwards, scored once per shipped
-change), ``_fresh``, ``_fresh2``, ``_fresh3`` (each held out until scored, then used for
-development too) and ``_fresh4`` (annotated 2026-11-30, kept aside, scored only at the end of
-that session).
+Disjoint samples ship in ``benchmarks/data`` (``iclr2026_gold_*.jsonl``), each annotated by an
+LLM helper blind to kg and described in the ``.md`` beside it (how it was drawn, the judgement
+calls, and how it was used: ``iclr2026_gold_sample.jsonl`` is the default, the one kg's rules
+were chosen on; the others were held out, scored, and some then used for development too).
 ``--gold`` may be given several times, or ``--all``, to pool samples (micro figures over every
 paper).
 A sample lists, per paper, the *named* methods, datasets, tasks and metrics it proposes or uses,
@@ -33,7 +31,7 @@ Usage::
     python benchmarks/iclr_gold.py                    # build ICLR 2026 (cached) and score
     python benchmarks/iclr_gold.py --graph G.json     # score an existing graph
     python benchmarks/iclr_gold.py --gold benchmarks/data/iclr2026_gold_heldout.jsonl
-    python benchmarks/iclr_gold.py --all --graph G.json   # all six samples pooled
+    python benchmarks/iclr_gold.py --all --graph G.json   # every sample pooled
     python benchmarks/iclr_gold.py --json
 """
 

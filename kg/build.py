@@ -74,10 +74,9 @@ def extract_and_resolve(
     progress: Progress | None = None,
     n_process: int = 0,
     warm: WarmExtractor | None = None,
-) -> tuple[dict[str, list[Mention]], dict[str, Entity], int, frozenset[str]]:
+) -> tuple[dict[str, list[Mention]], dict[str, Entity], int]:
     """Mentions per paper id and the entities they resolve to, using and filling the cache
-    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache, the
-    merge keys of known terms (:func:`~kg.extract.resolve.known_terms`)).
+    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache).
 
     With a cache, entity resolution starts from the snapshot of an earlier build whose papers
     are all still here (:class:`~kg.cache.ResolverSnapshots`), so only the papers it lacks are
@@ -101,7 +100,7 @@ def extract_and_resolve(
         elsewhere.submit(todo)
     elif warm is not None:
         warm.close()
-    resolver: Resolver | None = None
+    resolver = Resolver()
     resolved: set[str] = set()  # papers the snapshot has resolved already
     if restored is not None:
         try:
@@ -109,8 +108,6 @@ def extract_and_resolve(
                 resolver, resolved = Resolver.from_state(restored[0]), restored[1]
         except (ValueError, TypeError, KeyError, AttributeError):
             pass  # not a state this code wrote: resolve every paper
-    if resolver is None:
-        resolver = Resolver()
     mentions: dict[str, list[Mention]] = {}
 
     def add(p: Paper, found: list[dict[str, Any]]) -> None:
@@ -167,7 +164,7 @@ def extract_and_resolve(
         # A snapshot only saves time: a build never fails for want of one.
         with contextlib.suppress(OSError), paused_gc():
             snapshots.save(resolver.state(), digests)
-    return mentions, entities, len(texts) - len(todo), resolver.known
+    return mentions, entities, len(texts) - len(todo)
 
 
 def _first_words(text: str, n: int = 6) -> str:
@@ -214,9 +211,7 @@ def mark_title_names(paper: Paper, mentions: list[Mention]) -> None:
 OWN_DEFINITIONS_MIN_PAPERS = 500
 
 
-def mark_own_definitions(
-    mentions: list[Mention], entities: dict[str, Entity], known: frozenset[str] | None = None
-) -> None:
+def mark_own_definitions(mentions: list[Mention], entities: dict[str, Entity]) -> None:
     """A name the abstract defines with an acronym ("Relational Self-Attention (RSA)"), that no
     other paper of the corpus names and no shipped list knows, is the paper's own: authors spell
     out the acronyms of what they introduce. Its mentions become PROPOSES.
@@ -226,7 +221,7 @@ def mark_own_definitions(
     this took PROPOSES accuracy from 0.890 to 0.908 and 0.913 (exact matches). Names known from
     other papers ("Material Point Method (MPM)") are what a paper uses, and stay so.
     """
-    known = known_terms() if known is None else known  # (the resolver's: see Resolver)
+    known = known_terms()
     defined = {m.entity for m in mentions if m.source == "defined" and m.entity}
     for m in mentions:
         entity = entities.get(m.entity) if m.entity in defined else None
@@ -306,7 +301,7 @@ def _read_and_extract(
         # where a fork costs more than it hides.
         similar = Background(neighbour_lists, papers, inline=True if len(papers) < 400 else None)
     tick = progress(len(papers)) if progress else None
-    mentions, entities, cached, known = extract_and_resolve(
+    mentions, entities, cached = extract_and_resolve(
         papers, model, cache_dir, tick, n_process, warm
     )
     with paused_gc():
@@ -317,7 +312,7 @@ def _read_and_extract(
             # propose" gives, not the first acronym it spells out ("ZeroTuning", not "PASTA").
             p.display_name = display_name(p, mentions[p.id])
             if own:
-                mark_own_definitions(mentions[p.id], entities, known)
+                mark_own_definitions(mentions[p.id], entities)
     return _Extracted(ingested, mentions, entities, cached, similar)
 
 

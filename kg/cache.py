@@ -96,7 +96,7 @@ class ExtractionCache:
 SNAPSHOT_DIR = "resolution"
 #: How many snapshots to keep: one per corpus built recently with this cache directory.
 KEEP_SNAPSHOTS = 4
-_SNAPSHOT_FORMAT = 4
+_SNAPSHOT_FORMAT = 5
 _SIZE_BYTES = 8  # a snapshot file starts with its header's size
 
 

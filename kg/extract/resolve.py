@@ -404,7 +404,7 @@ class Resolver:
     every entity, with the same code.
     """
 
-    def __init__(self, known: frozenset[str] | None = None) -> None:
+    def __init__(self) -> None:
         self.long_forms: dict[str, Counter[str]] = defaultdict(Counter)
         # Labels as plain strings: the state is saved with marshal, and a str Enum does not
         # hash like its value.
@@ -422,9 +422,10 @@ class Resolver:
         self.pending: list[list[Mention]] = []  # mentions added since, assigned by finish()
         # Made here, not in finish(): a build resolves the cached papers while the new ones are
         # extracted elsewhere, and waits for them before finish().
-        # (A saved state carries it: computing it takes 0.3 s of an incremental build.)
-        self.known = known_terms() if known is None else known
-        self.generic_names = resolution_words().generic_names
+        self.known = known_terms()
+        words = resolution_words()
+        self.generic_names, self.metric_terms = words.generic_names, words.metrics
+        self.listed_methods = gazetteer_methods()
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
         named, compounds = self.named, self.compounds
@@ -545,12 +546,12 @@ class Resolver:
             label = Label.METHOD
         # Papers with Code lists it as a method ("weight decay", "focal loss"), where the
         # recogniser learnt SciERC's habit of calling such phrases "other scientific terms".
-        if label == Label.CONCEPT and key in gazetteer_methods() and not is_model_class(key, forms):
+        if label == Label.CONCEPT and key in self.listed_methods and not is_model_class(key, forms):
             label = Label.METHOD
         # ... and a phrase of kg's curated metric list is a metric, whatever the recogniser
         # said: cost measures ("inference time", "memory usage", "GPU hours") most often get
         # SciERC's "other scientific term".
-        elif key in resolution_words().metrics:
+        elif key in self.metric_terms:
             label = Label.METRIC
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
@@ -592,7 +593,7 @@ class Resolver:
                 or (
                     _generic_modifier(name, generic)
                     and not (label == Label.TASK and reads_as_task(key, name))
-                    and key not in resolution_words().metrics
+                    and key not in self.metric_terms
                 )
             ):
                 label = Label.CONCEPT
@@ -636,16 +637,13 @@ class Resolver:
                 k: (e.label.value, e.name, tuple(e.aliases), e.paper_count)
                 for k, e in self.entity_of.items()
             },
-            self.known,
         )
 
     @classmethod
     def from_state(cls, state: tuple[Any, ...]) -> Resolver:
         """A resolver as :meth:`state` saved it, after a ``finish()``."""
-        long_forms, labels, names, aliases, papers, named, compounds, expanded, entities, known = (
-            state
-        )
-        r = cls(known=frozenset(known))
+        long_forms, labels, names, aliases, papers, named, compounds, expanded, entities = state
+        r = cls()
         r.long_forms.update((k, Counter(c)) for k, c in long_forms.items())
         r.label_votes.update(labels)
         r.name_votes.update(names)
