@@ -1,4 +1,5 @@
-"""Matrix products for kg's spaCy models through numpy's BLAS, on one thread, instead of blis.
+"""Faster inference for kg's spaCy models: matrix products through numpy's BLAS on one thread
+instead of blis, and a maxout that needs no arg-max.
 
 thinc's ``NumpyOps`` multiplies matrices with blis. On these machines numpy's bundled OpenBLAS
 does the same float32 product in two thirds of blis's CPU time (16k x 288 by 288 x 288: 34 ms
@@ -12,9 +13,10 @@ gain in wall time (measured on 400 abstracts, 2 cores), and starved the other wo
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
 from thinc.api import NumpyOps
 
 
@@ -46,5 +48,51 @@ def use_numpy_gemm(models: Iterable[Any]) -> int:
         for layer in model.walk():
             if type(layer.ops) is NumpyOps:
                 layer.ops = ops
+                n += 1
+    return n
+
+
+def _pieces_first_forward(original: Callable[..., Any]) -> Callable[..., Any]:
+    """A forward function for thinc's ``Maxout`` layer that gives the same output at inference.
+
+    thinc computes the (tokens, nO, nP) pre-activations, then the max and its arg-max (only
+    backprop needs that) in a loop over pieces: 5% of all extraction time. With the weight rows
+    ordered pieces-first, the pre-activations of each piece are a contiguous (tokens, nO)
+    block, and the output is their elementwise maximum. Each pre-activation is the same dot
+    product as before, so the output is the same, to the bit (the unit test checks it).
+    Training (``is_train``) keeps thinc's forward.
+    """
+
+    def forward(model: Any, X: Any, is_train: bool) -> Any:
+        if is_train:
+            return original(model, X, is_train)
+        n_out, n_pieces, n_in = model.get_dim("nO"), model.get_dim("nP"), model.get_dim("nI")
+        # Reordered on every call (a few tens of microseconds): a cache could go stale if the
+        # weights were changed in place.
+        W = model.get_param("W").reshape(n_out, n_pieces, n_in).transpose(1, 0, 2)
+        b = model.get_param("b").reshape(n_out, n_pieces).T
+        Y = model.ops.gemm(X, np.ascontiguousarray(W).reshape(n_pieces * n_out, n_in), trans2=True)
+        Y += b.reshape(n_pieces * n_out)
+        best = Y[:, :n_out]
+        for piece in range(1, n_pieces):
+            best = np.maximum(best, Y[:, piece * n_out : (piece + 1) * n_out])
+        return np.ascontiguousarray(best), _no_backprop
+
+    forward.kg_pieces_first = True  # type: ignore[attr-defined]
+    return forward
+
+
+def _no_backprop(dY: Any) -> Any:
+    raise NotImplementedError("kg's inference maxout has no backprop (use is_train=True)")
+
+
+def use_fast_maxout(models: Iterable[Any]) -> int:
+    """Give every ``maxout`` layer of each thinc model in ``models`` the pieces-first forward
+    (for inference). Returns the number of layers changed."""
+    n = 0
+    for model in models:
+        for layer in model.walk():
+            if layer.name == "maxout" and not getattr(layer._func, "kg_pieces_first", False):
+                layer._func = _pieces_first_forward(layer._func)
                 n += 1
     return n

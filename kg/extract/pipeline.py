@@ -94,7 +94,7 @@ def load_pipeline(
     ``("kg_rules", "concepts", False)``; the defaults are what ``kg build`` uses.
     """
     import kg.extract.components  # noqa: F401  (registers the kg_* factories)
-    from kg.extract.gemm import use_numpy_gemm  # imports thinc: only where spaCy runs
+    from kg.extract.gemm import use_fast_maxout, use_numpy_gemm  # thinc: only where spaCy runs
 
     config: dict[str, dict[str, bool]] = {}
     for component, key, value in options:
@@ -111,6 +111,7 @@ def load_pipeline(
         nlp.add_pipe("kg_trained_ner", config={"path": str(SHIPPED_MODEL_DIR)})
     nlp.add_pipe("kg_mentions", config=config.get("kg_mentions", {}))
     use_numpy_gemm(thinc_models(nlp))
+    use_fast_maxout(thinc_models(nlp))
     return nlp
 
 

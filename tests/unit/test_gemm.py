@@ -7,7 +7,7 @@ import pytest
 from thinc.api import NumpyOps
 from threadpoolctl import ThreadpoolController
 
-from kg.extract.gemm import OneThreadNumpyOps, use_numpy_gemm
+from kg.extract.gemm import OneThreadNumpyOps, use_fast_maxout, use_numpy_gemm
 
 
 @pytest.mark.parametrize(("trans1", "trans2"), [(False, False), (True, False), (False, True)])
@@ -53,3 +53,25 @@ def test_every_layer_of_the_pipeline_uses_it() -> None:
     layers = [layer for m in models for layer in m.walk()]
     assert all(isinstance(layer.ops, OneThreadNumpyOps) for layer in layers)
     assert use_numpy_gemm(models) == 0  # nothing left to switch
+    assert use_fast_maxout(models) == 0
+
+
+@pytest.mark.parametrize(("n_out", "n_pieces", "n_in"), [(96, 3, 288), (64, 2, 64), (5, 4, 7)])
+def test_fast_maxout_gives_thincs_output_to_the_bit(n_out: int, n_pieces: int, n_in: int) -> None:
+    from thinc.api import Maxout
+
+    rng = np.random.default_rng(n_out)
+    X = rng.standard_normal((300, n_in)).astype(np.float32)
+    layer = Maxout(n_out, n_in, nP=n_pieces)
+    layer.initialize()
+    layer.set_param("b", rng.standard_normal(layer.get_param("b").shape).astype(np.float32))
+    use_numpy_gemm([layer])
+    want = layer.predict(X)
+    assert use_fast_maxout([layer]) == 1
+    got = layer.predict(X)
+    assert got.shape == want.shape == (300, n_out)
+    np.testing.assert_array_equal(got, want)
+    # Training keeps thinc's forward, with its backprop.
+    Y, backprop = layer(X, is_train=True)
+    np.testing.assert_array_equal(Y, want)
+    assert backprop(Y).shape == X.shape
