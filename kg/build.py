@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -28,7 +29,7 @@ from kg.extract.resolve import Resolver, by_key, known_terms, resolution_version
 from kg.graph import graph_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
-from kg.runtime import Background, paused_gc, steady_malloc
+from kg.runtime import Background, ForkedStages, can_fork, paused_gc, steady_malloc
 from kg.schema import Label, Rel
 from kg.store.file import graph_from_data, write_graph_data
 
@@ -260,7 +261,20 @@ class _Extracted:
     mentions: dict[str, list[Mention]]
     entities: dict[str, Entity]
     cached: int
-    similar: Background[dict[str, NeighbourLists]] | None = None
+    similar: Callable[[], dict[str, NeighbourLists]] | None = None
+
+
+def _read_stages(
+    inputs: list[str | Path], strict: bool, memo_dir: str | Path | None, with_similarity: bool
+) -> Iterator[Any]:
+    """What a cold build's reader process computes: the papers, then their text similarity."""
+    with paused_gc():
+        ingested = read_papers(inputs, strict=strict, memo_dir=memo_dir)
+    yield ingested
+    if with_similarity:
+        from kg.similarity import neighbour_lists
+
+        yield neighbour_lists(ingested.papers)
 
 
 def _read_and_extract(
@@ -275,35 +289,54 @@ def _read_and_extract(
     """The stages ``build`` and ``extract_records`` share: read, extract, resolve entities
     across the whole input, and name each paper.
 
-    ``with_similarity`` starts the text similarity, which needs only the abstracts, in a
-    background process before extraction, so the two run side by side."""
+    Reading and loading spaCy take about a second each on a conference, and neither needs the
+    other, so they overlap. Likely incremental (a cache exists): a forked process loads the
+    pipeline for the few new texts while this one reads. Else (cold): a forked process reads
+    while this one loads the pipeline, which the extraction workers then inherit.
+    ``with_similarity`` computes the text similarity, which needs only the abstracts, in
+    another process beside the extraction (the reader, once it has read)."""
     steady_malloc()  # before any worker is forked: they inherit it
-    # Likely an incremental build (a cache exists): start loading the pipeline beside reading.
-    warm = (
-        WarmExtractor(model)
-        if cache_dir and ExtractionCache.exists(cache_dir) and WarmExtractor.available()
+    inputs = list(inputs)
+    incremental = ExtractionCache.exists(cache_dir) if cache_dir else False
+    warm = WarmExtractor(model) if incremental and WarmExtractor.available() else None
+    reader = (
+        ForkedStages(_read_stages, inputs, strict, cache_dir, with_similarity)
+        if not incremental and can_fork()
         else None
     )
     try:
-        with paused_gc():
-            ingested = read_papers(list(inputs), strict=strict, memo_dir=cache_dir)
+        if reader is not None:
+            Extractor(model)  # loads the pipeline (cached for the extraction) meanwhile
+            ingested = reader.next(last=not with_similarity)
+        else:
+            with paused_gc():
+                ingested = read_papers(inputs, strict=strict, memo_dir=cache_dir)
     except BaseException:
-        if warm is not None:
-            warm.close()
+        for process in (warm, reader):
+            if process is not None:
+                process.close()
         raise
     papers = ingested.papers
-    similar = None
-    if with_similarity:
+    similar: Callable[[], dict[str, NeighbourLists]] | None = None
+    if with_similarity and reader is not None:
+        similar = functools.partial(reader.next, last=True)
+    elif with_similarity:
         # Imported here, after the warm pipeline has forked: numpy and scipy take 0.2 s.
         from kg.similarity import neighbour_lists
 
         # Forked before spaCy is loaded, so the child stays small. Inline for small inputs,
         # where a fork costs more than it hides.
-        similar = Background(neighbour_lists, papers, inline=True if len(papers) < 400 else None)
+        inline = True if len(papers) < 400 else None
+        similar = Background(neighbour_lists, papers, inline=inline).result
     tick = progress(len(papers)) if progress else None
-    mentions, entities, cached = extract_and_resolve(
-        papers, model, cache_dir, tick, n_process, warm
-    )
+    try:
+        mentions, entities, cached = extract_and_resolve(
+            papers, model, cache_dir, tick, n_process, warm
+        )
+    except BaseException:
+        if reader is not None and with_similarity:
+            reader.close()
+        raise
     with paused_gc():
         own = len(papers) >= OWN_DEFINITIONS_MIN_PAPERS
         for p in papers:
@@ -336,7 +369,7 @@ def build(
     assert x.similar is not None
     papers = x.ingested.papers
     with paused_gc():
-        data = graph_data(papers, x.mentions, x.entities, similar=x.similar.result)
+        data = graph_data(papers, x.mentions, x.entities, similar=x.similar)
     return BuildResult(
         data=data,
         papers=papers,

@@ -114,3 +114,56 @@ class Background(Generic[T]):
                 self._pool.shutdown()
                 self._future = self._pool = None
         return self._value  # type: ignore[return-value]
+
+
+def _serve_stages(conn: Any, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]) -> None:
+    # In the forked child: send each value as it is ready, or the exception that stopped it.
+    try:
+        for value in fn(*args):
+            conn.send((True, value))
+    except BaseException as exc:
+        conn.send((False, exc))
+    finally:
+        conn.close()
+
+
+class ForkedStages:
+    """The values of the generator ``fn(*args)``, computed in a forked child, one by one.
+
+    A cold build reads its inputs here while the parent loads spaCy (each takes about a second
+    on a conference), then computes the text similarity beside the extraction. The child
+    starts at once; ``next()`` waits for its next value (re-raising what the child raised) and
+    ``close()`` stops it. Callers check :func:`can_fork` first.
+
+    >>> stages = ForkedStages(iter, [1, 2])
+    >>> stages.next(), stages.next(last=True)
+    (1, 2)
+    """
+
+    def __init__(self, fn: Callable[..., Iterator[Any]], *args: Any) -> None:
+        ctx = multiprocessing.get_context("fork")
+        self._conn, child = ctx.Pipe(duplex=False)
+        self._proc = ctx.Process(target=_serve_stages, args=(child, fn, args), daemon=True)
+        self._proc.start()
+        child.close()
+
+    def next(self, last: bool = False) -> Any:
+        """The child's next value; with ``last``, the child is then done with."""
+        from kg.errors import KgError
+
+        try:
+            ok, value = self._conn.recv()
+        except EOFError:
+            self.close()
+            raise KgError("a build process died (out of memory?)") from None
+        if not ok or last:
+            self.close()
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        if self._proc.is_alive():
+            self._proc.terminate()
+        self._proc.join()
+        self._conn.close()

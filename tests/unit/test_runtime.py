@@ -1,11 +1,19 @@
-"""kg.runtime: the garbage-collector pause and glibc malloc's fixed thresholds."""
+"""kg.runtime: the garbage-collector pause, glibc malloc's fixed thresholds, forked stages."""
 
 from __future__ import annotations
 
 import gc
+import os
 import platform
+import time
+from collections.abc import Iterator
 
-from kg.runtime import paused_gc, steady_malloc
+import pytest
+
+from kg.errors import InputError, KgError
+from kg.runtime import ForkedStages, can_fork, paused_gc, steady_malloc
+
+needs_fork = pytest.mark.skipif(not can_fork(), reason="needs fork and two CPUs")
 
 
 def test_paused_gc_nests_and_restores() -> None:
@@ -36,3 +44,52 @@ def test_what_a_pause_allocated_is_not_left_to_young_collections() -> None:
     # Moved to the oldest generation, not counted against the young one (which would make the
     # next young collection scan all 20k lists).
     assert young < 1_000, young
+
+
+def _stages(fail: bool) -> Iterator[object]:
+    yield os.getpid()
+    yield [1, 2, 3]
+    if fail:
+        raise InputError("papers.csv:4: record has no abstract")
+    yield "done"
+
+
+@needs_fork
+def test_forked_stages_run_in_a_child_and_arrive_in_order() -> None:
+    stages = ForkedStages(_stages, False)
+    assert stages.next() != os.getpid()
+    assert stages.next() == [1, 2, 3]
+    assert stages.next(last=True) == "done"
+
+
+@needs_fork
+def test_forked_stages_reraise_what_the_child_raised() -> None:
+    stages = ForkedStages(_stages, True)
+    stages.next()
+    stages.next()
+    with pytest.raises(InputError, match="papers.csv:4: record has no abstract"):
+        stages.next()
+
+
+def _dies() -> Iterator[object]:
+    yield 1
+    os._exit(3)
+
+
+def _sleeps() -> Iterator[object]:
+    yield 1
+    time.sleep(60)
+    yield 2
+
+
+@needs_fork
+def test_a_dead_child_is_a_readable_error_and_close_stops_a_busy_one() -> None:
+    stages = ForkedStages(_dies)
+    assert stages.next() == 1
+    with pytest.raises(KgError, match="a build process died"):
+        stages.next()
+    busy = ForkedStages(_sleeps)
+    assert busy.next() == 1
+    started = time.monotonic()
+    busy.close()
+    assert time.monotonic() - started < 5
