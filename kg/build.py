@@ -264,6 +264,14 @@ class _Extracted:
     similar: Callable[[], dict[str, NeighbourLists]] | None = None
 
 
+def _similarity(papers: list[Paper]) -> dict[str, NeighbourLists]:
+    # numpy and scipy are imported where the similarity is computed: in the child process, the
+    # main one need not pay their 0.13 s (an incremental build does not otherwise use them).
+    from kg.similarity import neighbour_lists
+
+    return neighbour_lists(papers)
+
+
 def _read_stages(
     inputs: list[str | Path], strict: bool, memo_dir: str | Path | None, with_similarity: bool
 ) -> Iterator[Any]:
@@ -272,9 +280,7 @@ def _read_stages(
         ingested = read_papers(inputs, strict=strict, memo_dir=memo_dir)
     yield ingested
     if with_similarity:
-        from kg.similarity import neighbour_lists
-
-        yield neighbour_lists(ingested.papers)
+        yield _similarity(ingested.papers)
 
 
 def _read_and_extract(
@@ -321,13 +327,10 @@ def _read_and_extract(
     if with_similarity and reader is not None:
         similar = functools.partial(reader.next, last=True)
     elif with_similarity:
-        # Imported here, after the warm pipeline has forked: numpy and scipy take 0.2 s.
-        from kg.similarity import neighbour_lists
-
         # Forked before spaCy is loaded, so the child stays small. Inline for small inputs,
         # where a fork costs more than it hides.
         inline = True if len(papers) < 400 else None
-        similar = Background(neighbour_lists, papers, inline=inline).result
+        similar = Background(_similarity, papers, inline=inline).result
     tick = progress(len(papers)) if progress else None
     try:
         mentions, entities, cached = extract_and_resolve(

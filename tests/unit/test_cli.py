@@ -153,3 +153,30 @@ def test_every_command_has_help_with_an_example(runner: CliRunner) -> None:
     for args in (["build"], ["related"], ["show"], ["stats"], ["extract"], ["export", "graphml"]):
         result = runner.invoke(main, [*args, "--help"])
         assert result.exit_code == 0 and "Example" in result.output, args
+
+
+def test_the_console_script_keeps_openblas_to_one_thread() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import atexit, os, sys; os.environ.pop('OPENBLAS_NUM_THREADS', None); "
+        "sys.argv = ['kg', '--version']; from kg.cli import run; "
+        "atexit.register(lambda: print('threads', os.environ.get('OPENBLAS_NUM_THREADS'))); run()"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "threads 1" in out.stdout
+    user = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            code.replace(
+                "os.environ.pop('OPENBLAS_NUM_THREADS', None)",
+                "os.environ['OPENBLAS_NUM_THREADS'] = '3'",
+            ),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "threads 3" in user.stdout  # a user's own setting is kept

@@ -99,3 +99,13 @@ def test_one_sort_key_orders_by_row_then_value_largest_first_ties_kept(top: int)
     # Rounded values with many ties, down to differences of 1e-9, and values of 1.
     values = np.round(rng.choice([1.0, 0.5, 0.25, 1e-9, 2e-9, *rng.random(50)], len(rows)), 9)
     assert (_row_major_order(rows, values) == np.lexsort((-values, rows))).all()
+
+
+def test_shared_terms_in_chunks_of_pairs_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    import kg.similarity
+
+    ps = papers(TEXTS + TEXTS[:2])
+    whole = text_neighbours(ps)
+    monkeypatch.setattr(kg.similarity, "PAIR_CHUNK", 3)  # many chunks, one not full
+    assert text_neighbours(ps) == whole
+    assert sum(len(ns) for ns in whole.values()) > 3 * 3
