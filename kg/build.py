@@ -29,7 +29,7 @@ from kg.extract.resolve import Resolver, by_key, known_terms, resolution_version
 from kg.graph import graph_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
-from kg.runtime import Background, ForkedStages, can_fork, paused_gc, steady_malloc
+from kg.runtime import ForkedStages, can_fork, paused_gc, steady_malloc
 from kg.schema import Label, Rel
 from kg.store.file import graph_from_data, write_graph_data
 
@@ -272,6 +272,10 @@ def _similarity(papers: list[Paper]) -> dict[str, NeighbourLists]:
     return neighbour_lists(papers)
 
 
+def _similarity_stage(papers: list[Paper]) -> Iterator[dict[str, NeighbourLists]]:
+    yield _similarity(papers)
+
+
 def _read_stages(
     inputs: list[str | Path], strict: bool, memo_dir: str | Path | None, with_similarity: bool
 ) -> Iterator[Any]:
@@ -324,21 +328,25 @@ def _read_and_extract(
         raise
     papers = ingested.papers
     similar: Callable[[], dict[str, NeighbourLists]] | None = None
-    if with_similarity and reader is not None:
-        similar = functools.partial(reader.next, last=True)
+    # The process whose last value is the text similarity: the reader, once it has read; else
+    # one forked now, before spaCy is loaded (so it stays small), which has the papers by the
+    # fork (a process pool would pickle them over). Small inputs compute it here, when needed:
+    # a fork would cost more than it hides.
+    side = reader if with_similarity else None
+    if with_similarity and side is None and len(papers) >= 400 and can_fork():
+        side = ForkedStages(_similarity_stage, papers)
+    if side is not None:
+        similar = functools.partial(side.next, last=True)
     elif with_similarity:
-        # Forked before spaCy is loaded, so the child stays small. Inline for small inputs,
-        # where a fork costs more than it hides.
-        inline = True if len(papers) < 400 else None
-        similar = Background(_similarity, papers, inline=inline).result
+        similar = functools.partial(_similarity, papers)
     tick = progress(len(papers)) if progress else None
     try:
         mentions, entities, cached = extract_and_resolve(
             papers, model, cache_dir, tick, n_process, warm
         )
     except BaseException:
-        if reader is not None and with_similarity:
-            reader.close()
+        if side is not None:
+            side.close()
         raise
     with paused_gc():
         own = len(papers) >= OWN_DEFINITIONS_MIN_PAPERS
