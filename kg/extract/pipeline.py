@@ -160,23 +160,36 @@ _REL = {rel.value: rel for rel in Rel}
 
 
 def doc_mentions(text: str, raw: list[dict[str, Any]]) -> list[Mention]:
-    """Mentions from the plain dicts ``kg_mentions`` leaves on a doc."""
-    return [
-        Mention(
-            start=m["start"],
-            end=m["end"],
-            text=m["text"],
-            type=_LABEL[m["label"]],
-            role=_REL[m["role"]],
-            sentence=text[m["sent_start"] : m["sent_end"]].strip(),
-            canonical=m["canonical"],
-            confidence=m["confidence"],
-            source=m["source"],
-            key=m.get("key", ""),
-            compound=m.get("compound", False),
+    """Mentions from the plain dicts ``kg_mentions`` leaves on a doc.
+
+    A build makes a conference's 150k mentions again from the cache each time: the fields go
+    by position, and the mentions of one sentence share one string for it.
+    """
+    label, rel, mention = _LABEL, _REL, Mention
+    sentences: dict[tuple[int, int], str] = {}
+    out = []
+    for m in raw:
+        span = (m["sent_start"], m["sent_end"])
+        sentence = sentences.get(span)
+        if sentence is None:
+            sentence = sentences[span] = text[span[0] : span[1]].strip()
+        out.append(
+            mention(
+                m["start"],
+                m["end"],
+                m["text"],
+                label[m["label"]],
+                rel[m["role"]],
+                sentence,
+                m["canonical"],
+                "",  # entity: resolution's
+                m["confidence"],
+                m["source"],
+                m.get("key", ""),
+                m.get("compound", False),
+            )
         )
-        for m in raw
-    ]
+    return out
 
 
 _WORKER: Extractor | None = None

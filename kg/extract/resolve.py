@@ -122,7 +122,8 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
     # lack one.
     key = m.key or normalize_key(surface)
     kind = ""
-    if key.rpartition("-")[2] in _KIND_KEYS:  # rare: the string work only then
+    last = key.rpartition("-")[2]
+    if last in _KIND_KEYS:  # rare: the string work only then
         cleaned = clean_surface(surface)
         base = without_kind_word(cleaned)
         if base:
@@ -131,13 +132,15 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
             if COINED.match(base):
                 kind = _KIND_LABEL.get(cleaned.rpartition(" ")[2], "")
             surface, key = base, normalize_key(base)
-    elif m.type is Label.TASK and key.endswith("-task"):
+            last = key.rpartition("-")[2]
+    elif m.type is _TASK and key.endswith("-task"):
         # "image synthesis tasks" are image synthesis. Two words at least must remain: "few-shot
         # tasks" or "downstream tasks" say which tasks, not what task.
         split = _last_word_off(surface)
         if split and split[2].lower() in ("task", "tasks"):
             surface, key, _ = split
-    if m.type is Label.METHOD and key.rpartition("-")[2] in _METHOD_WORDS:
+            last = key.rpartition("-")[2]
+    if last in _METHOD_WORDS and m.type is _METHOD:
         # "magnetic mirror descent algorithm" is magnetic mirror descent, "data augmentation
         # techniques" data augmentation: a technique's name needs no word saying it is one.
         # (After the kind words: "methods" after a lower-case phrase is left to this.)
@@ -148,6 +151,11 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
             surface, key, _ = split
     m.key = key
     return key, surface, kind
+
+
+#: Enum members as module constants: ``Label.TASK`` is a class-attribute look-up, and this runs
+#: for every mention of a conference.
+_TASK, _METHOD = Label.TASK, Label.METHOD
 
 
 def _last_word_off(surface: str) -> tuple[str, str, str] | None:
