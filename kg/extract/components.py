@@ -15,6 +15,7 @@ recogniser (the shipped SciERC model) adds its spans to the same group.
 
 from __future__ import annotations
 
+import marshal
 import os
 import re
 from collections import Counter
@@ -451,6 +452,19 @@ class PhraseTable:
         self.by_first: dict[str, list[tuple[tuple[str, ...], int]]] = {}
         self._seen: set[tuple[tuple[str, ...], int]] = set()
 
+    def state(self) -> tuple[bool, list[str], dict[str, list[tuple[tuple[str, ...], int]]]]:
+        """What :meth:`from_state` needs: plain values, for ``marshal``."""
+        return self.lower, self.labels, self.by_first
+
+    @classmethod
+    def from_state(
+        cls, state: tuple[bool, list[str], dict[str, list[tuple[tuple[str, ...], int]]]]
+    ) -> PhraseTable:
+        table = cls(lower=state[0])
+        table.labels, table.by_first = list(state[1]), dict(state[2])
+        table._seen = {entry for entries in table.by_first.values() for entry in entries}
+        return table
+
     def add(self, label: str, patterns: list[list[str]]) -> None:
         if label not in self.labels:
             self.labels.append(label)
@@ -486,6 +500,32 @@ def _swapcase(m: re.Match[str]) -> str:
     return m.group(0).swapcase()
 
 
+def _tables_path(nlp: Language, lexicon: Lexicon) -> Path:
+    """Where :class:`Gazetteer` keeps its tables for this tokenizer, lexicon and code."""
+    import hashlib
+
+    import spacy
+
+    from kg.cache import default_cache_dir
+
+    h = hashlib.sha256()
+    meta = nlp.meta
+    for part in (
+        f"{meta.get('name')}-{meta.get('version')}-{spacy.__version__}",
+        Path(__file__).read_text(encoding="utf-8"),
+        *sorted(nlp.Defaults.stop_words),
+        *lexicon.metric_terms,
+        *(
+            f"{label}\t{name}\t{'|'.join(aliases)}"
+            for label, rows in lexicon.gazetteers.items()
+            for name, aliases in rows
+        ),
+    ):
+        h.update(part.encode())
+        h.update(b"\0")
+    return default_cache_dir() / "tokens" / f"gazetteer-{h.hexdigest()[:20]}.marshal"
+
+
 class Gazetteer:
     """Known names from the shipped lists: multi-word names case-insensitively, single words as
     written (so "ImageNet" matches but the common word "imagenet" in a URL does not matter)."""
@@ -496,6 +536,29 @@ class Gazetteer:
     EXACT_ORDER = (Label.METHOD, Label.DATASET, Label.METRIC, Label.TASK)
 
     def __init__(self, nlp: Language, lexicon: Lexicon) -> None:
+        # Building the tables from the 19k names took 0.1 s of every pipeline load (which an
+        # incremental build waits for): they are kept in the user cache folder, keyed by all
+        # they are made from, this file's code included.
+        path = _tables_path(nlp, lexicon)
+        try:
+            self.exact, self.lower, self.curated = (
+                PhraseTable.from_state(state) for state in marshal.loads(path.read_bytes())
+            )
+            return
+        except (OSError, ValueError, EOFError, TypeError, IndexError):
+            pass
+        self._build(nlp, lexicon)
+        try:  # best effort: a read-only cache folder only costs the build above
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            tmp.write_bytes(
+                marshal.dumps([t.state() for t in (self.exact, self.lower, self.curated)])
+            )
+            tmp.replace(path)
+        except OSError:
+            pass
+
+    def _build(self, nlp: Language, lexicon: Lexicon) -> None:
         stop_words = nlp.Defaults.stop_words
         self.exact = PhraseTable()
         self.lower = PhraseTable(lower=True)

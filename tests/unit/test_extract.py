@@ -461,6 +461,39 @@ def test_gazetteer_name_tokens_come_back_from_the_cache_unchanged(
     assert len(list((tmp_path / "tokens").glob("*.json"))) == 1
 
 
+def test_gazetteer_tables_come_back_from_the_cache_unchanged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dataclasses
+
+    from kg.extract.components import Gazetteer, _tables_path
+    from kg.extract.lexicon import load_lexicon
+    from kg.extract.pipeline import DEFAULT_MODEL, load_base
+
+    monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path))
+    nlp, lexicon = load_base(DEFAULT_MODEL), load_lexicon()
+    built = Gazetteer(nlp, lexicon)  # built, then written to the cache
+    path = _tables_path(nlp, lexicon)
+    assert path.exists()
+    cached = Gazetteer(nlp, lexicon)
+    fresh = Gazetteer.__new__(Gazetteer)
+    fresh._build(nlp, lexicon)
+    for table in ("exact", "lower", "curated"):
+        want = getattr(fresh, table)
+        for got in (getattr(built, table), getattr(cached, table)):
+            assert got.state() == want.state() and got._seen == want._seen
+    text = "We evaluate on ImageNet and the Atari 100K benchmark with top-1 accuracy."
+    a, b = cached(nlp(text)), fresh(nlp(text))
+    found = [(s.text, s.label_) for s in a.spans["kg_candidates"]]
+    assert found == [(s.text, s.label_) for s in b.spans["kg_candidates"]]
+    assert ("ImageNet", "Dataset") in found
+    # Other names make other tables; a damaged file is built again.
+    more = dataclasses.replace(lexicon, metric_terms=(*lexicon.metric_terms, "frobnication rate"))
+    assert _tables_path(nlp, more) != path
+    path.write_bytes(b"not marshal")
+    assert Gazetteer(nlp, lexicon).exact.state() == fresh.exact.state()
+
+
 @pytest.mark.parametrize("lower", [False, True])
 def test_phrase_table_finds_what_spacy_phrase_matcher_finds(lower: bool) -> None:
     # The gazetteer's matcher against spaCy's PhraseMatcher, with the real gazetteer names on
