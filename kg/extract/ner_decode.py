@@ -14,8 +14,9 @@ module computes the same thing in numpy, all states of a batch at a time:
   decides token ``t`` of every doc at least ``t + 1`` tokens long.
 
 It covers the case kg runs: greedy search (beam width 1), the ``ner`` state features (``nF``
-3), BILUO moves, and docs without preset entities. Anything else goes to spaCy's own code
-(:func:`supported`). ``tests/unit/test_ner_decode.py`` checks both give the same entities.
+3), BILUO moves, no classes left unseen in training, and docs without preset entities.
+Anything else goes to spaCy's own code (:func:`supported`). ``tests/unit/test_ner_decode.py``
+checks both give the same entities.
 """
 
 from __future__ import annotations
@@ -39,6 +40,8 @@ def supported(ner: Any) -> bool:
         return False
     lower, upper = model.layers[1], model.layers[2]
     if lower.name != "precomputable_affine" or not model.attrs.get("has_upper"):
+        return False
+    if model.attrs.get("unseen_classes"):  # spaCy scores those specially; a trained model has none
         return False
     if lower.get_dim("nF") != 3 or not upper.has_param("W"):
         return False

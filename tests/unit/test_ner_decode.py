@@ -99,8 +99,13 @@ def test_docs_with_preset_entities_go_to_spacy(host: Any) -> None:
     assert (0, 3, "Task") in [(e.start, e.end, e.label_) for e in out.ents]
 
 
-def test_beam_search_is_left_to_spacy(host: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_beam_search_and_unseen_classes_are_left_to_spacy(
+    host: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     nlp, _ = host
     ner = recogniser(nlp)
     monkeypatch.setitem(ner.cfg, "beam_width", 4)
+    assert not ner_decode.supported(ner)
+    ner = recogniser(nlp)
+    monkeypatch.setitem(ner.model.attrs, "unseen_classes", {3})
     assert not ner_decode.supported(ner)
