@@ -1,5 +1,5 @@
 """Run-time helpers for builds: pausing the garbage collector, steadying glibc's malloc, and
-running a stage in a forked process while the caller goes on.
+running stages in a forked process while the caller goes on (:class:`ForkedStages`).
 
 A build holds a few hundred thousand small objects (papers, mentions, entities, graph
 attributes) and allocates more in every stage; CPython's cyclic collector then re-scans all of
@@ -8,7 +8,7 @@ them again and again, which measured at more than half of entity resolution's ti
 
 A build's text similarity needs only the abstracts, so it runs beside extraction and entity
 resolution instead of after them: on the 2-core machines kg is measured on, that hides most of
-its cost. Falls back to running inline where ``fork`` is unavailable, on one CPU, or when asked.
+its cost. Where ``fork`` is unavailable or there is one CPU, builds run it inline instead.
 """
 
 from __future__ import annotations
@@ -17,13 +17,9 @@ import gc
 import multiprocessing
 import os
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Generic, TypeVar
-
-T = TypeVar("T")
-
+from typing import Any
 
 #: glibc mallopt parameters
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
@@ -84,36 +80,6 @@ def paused_gc() -> Iterator[None]:
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
-
-
-class Background(Generic[T]):
-    """``Background(fn, *args).result()`` is ``fn(*args)``, computed in a child process.
-
-    >>> Background(sum, [1, 2, 3]).result()
-    6
-    """
-
-    def __init__(self, fn: Callable[..., T], *args: Any, inline: bool | None = None) -> None:
-        if inline is None:
-            inline = not can_fork()
-        self._value: T | None = None
-        self._future: Future[T] | None = None
-        self._pool: ProcessPoolExecutor | None = None
-        if inline:
-            self._value = fn(*args)
-        else:
-            self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"))
-            self._future = self._pool.submit(fn, *args)
-
-    def result(self) -> T:
-        if self._future is not None:
-            assert self._pool is not None
-            try:
-                self._value = self._future.result()
-            finally:
-                self._pool.shutdown()
-                self._future = self._pool = None
-        return self._value  # type: ignore[return-value]
 
 
 def _serve_stages(conn: Any, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]) -> None:
