@@ -83,16 +83,11 @@ def graph_data(
                 by_entity.setdefault(m.entity, []).append(m)
         for eid in sorted(by_entity):
             ms = by_entity[eid]
-            if len(ms) == 1:  # most links (the loop runs 80k times on a conference)
-                first = ms[0]
-                rel = proposes_str if first.role is proposes else rel_of_label[label_of[eid]]
-                confidence = first.confidence
-            else:
+            if len(ms) > 1:
                 ms.sort(key=lambda m: (m.start, m.end))
-                proposed = [m for m in ms if m.role is proposes]
-                rel = proposes_str if proposed else rel_of_label[label_of[eid]]
-                first = (proposed or ms)[0]
-                confidence = max(m.confidence for m in ms)
+            proposed = [m for m in ms if m.role is proposes]
+            rel = proposes_str if proposed else rel_of_label[label_of[eid]]
+            first = (proposed or ms)[0]
             papers_of[eid] += 1
             links.append(
                 {
@@ -100,7 +95,7 @@ def graph_data(
                     "evidence": first.sentence,
                     "start": first.start,
                     "end": first.end,
-                    "confidence": round(confidence, 3),
+                    "confidence": round(max(m.confidence for m in ms), 3),
                     "count": len(ms),
                     "source": p.id,
                     "target": eid,

@@ -398,6 +398,33 @@ def make_gazetteer(nlp: Language, name: str) -> Gazetteer:
     return Gazetteer(nlp, load_lexicon())
 
 
+def _tokenizer_ident(nlp: Language) -> str:
+    """What a tokenisation depends on: the model's name and version, and spaCy's version."""
+    import spacy
+
+    meta = nlp.meta
+    return f"{meta.get('name')}-{meta.get('version')}-{spacy.__version__}"
+
+
+def _user_cache_file(name: str) -> Path:
+    """A file of the gazetteer's start-up cache, in the user cache folder."""
+    from kg.cache import default_cache_dir
+
+    return default_cache_dir() / "tokens" / name
+
+
+def _save_best_effort(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (a reader never sees half a file), or not at all: a
+    read-only cache folder only costs computing it again next time."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    except OSError:
+        pass
+
+
 def name_tokens(nlp: Language, names: list[str]) -> list[list[str]]:
     """``names`` tokenised by ``nlp``'s tokenizer, as lists of token texts.
 
@@ -408,14 +435,9 @@ def name_tokens(nlp: Language, names: list[str]) -> list[list[str]]:
     import hashlib
 
     import orjson
-    import spacy
 
-    from kg.cache import default_cache_dir
-
-    meta = nlp.meta
-    ident = f"{meta.get('name')}-{meta.get('version')}-{spacy.__version__}"
-    digest = hashlib.sha256("\n".join([ident, *names]).encode()).hexdigest()[:20]
-    path = default_cache_dir() / "tokens" / f"{digest}.json"
+    digest = hashlib.sha256("\n".join([_tokenizer_ident(nlp), *names]).encode()).hexdigest()
+    path = _user_cache_file(f"{digest[:20]}.json")
     try:
         tokens = orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError):
@@ -424,13 +446,7 @@ def name_tokens(nlp: Language, names: list[str]) -> list[list[str]]:
         tokens = [
             [[t.text for t in d], [bool(t.whitespace_) for t in d]] for d in tokenizer.pipe(names)
         ]
-        try:  # best effort: a read-only cache folder only costs the second of tokenising
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(orjson.dumps(tokens))
-            tmp.replace(path)
-        except OSError:
-            pass
+        _save_best_effort(path, orjson.dumps(tokens))
     return [words for words, _spaces in tokens]
 
 
@@ -504,14 +520,9 @@ def _tables_path(nlp: Language, lexicon: Lexicon) -> Path:
     """Where :class:`Gazetteer` keeps its tables for this tokenizer, lexicon and code."""
     import hashlib
 
-    import spacy
-
-    from kg.cache import default_cache_dir
-
     h = hashlib.sha256()
-    meta = nlp.meta
     for part in (
-        f"{meta.get('name')}-{meta.get('version')}-{spacy.__version__}",
+        _tokenizer_ident(nlp),
         Path(__file__).read_text(encoding="utf-8"),
         *sorted(nlp.Defaults.stop_words),
         *lexicon.metric_terms,
@@ -523,7 +534,7 @@ def _tables_path(nlp: Language, lexicon: Lexicon) -> Path:
     ):
         h.update(part.encode())
         h.update(b"\0")
-    return default_cache_dir() / "tokens" / f"gazetteer-{h.hexdigest()[:20]}.marshal"
+    return _user_cache_file(f"gazetteer-{h.hexdigest()[:20]}.marshal")
 
 
 class Gazetteer:
@@ -548,15 +559,8 @@ class Gazetteer:
         except (OSError, ValueError, EOFError, TypeError, IndexError):
             pass
         self._build(nlp, lexicon)
-        try:  # best effort: a read-only cache folder only costs the build above
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            tmp.write_bytes(
-                marshal.dumps([t.state() for t in (self.exact, self.lower, self.curated)])
-            )
-            tmp.replace(path)
-        except OSError:
-            pass
+        tables = (self.exact, self.lower, self.curated)
+        _save_best_effort(path, marshal.dumps([table.state() for table in tables]))
 
     def _build(self, nlp: Language, lexicon: Lexicon) -> None:
         stop_words = nlp.Defaults.stop_words
