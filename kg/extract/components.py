@@ -1274,9 +1274,14 @@ def make_trained_ner(
     return TrainedRecognizer(nlp, path, retyper, recovery)
 
 
-@registry.tokenizers("kg.unused_tokenizer.v1")
-def make_unused_tokenizer() -> Any:
-    """A tokenizer without rules, for a pipeline that never tokenizes (kg's recogniser)."""
+BARE_TOKENIZER = "kg.bare_tokenizer.v1"
+
+
+@registry.tokenizers(BARE_TOKENIZER)
+def make_bare_tokenizer() -> Any:
+    """A tokenizer with no rules of its own: for a pipeline that never tokenizes (kg's
+    recogniser), or one whose rules its ``from_disk`` loads in full anyway (the base model,
+    :func:`kg.extract.pipeline.load_base`)."""
     from spacy.tokenizer import Tokenizer
 
     return lambda nlp: Tokenizer(nlp.vocab)
@@ -1301,12 +1306,14 @@ class TrainedRecognizer:
 
         # Its own tokenizer is never used (the host pipeline's tokenizes): neither loading
         # its special cases nor making the English defaults' (4,000 of them) saves 0.15 s,
-        # which an incremental build waits for.
+        # which an incremental build waits for. Nor are its strings: it reads tokens by their
+        # hashes, and its labels come with its moves. Loading its 80k strings into the shared
+        # vocab re-added the 80k there one by one (0.05 s).
         self.model = spacy.load(
             path,
             vocab=nlp.vocab,
-            exclude=["tokenizer"],
-            config={"nlp": {"tokenizer": {"@tokenizers": "kg.unused_tokenizer.v1"}}},
+            exclude=["tokenizer", "strings"],
+            config={"nlp": {"tokenizer": {"@tokenizers": BARE_TOKENIZER}}},
         )
         self.retyper: Retyper | None = None
         self.recovery: Retyper | None = None

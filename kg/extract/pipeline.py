@@ -53,12 +53,20 @@ def load_base(name: str, exclude: tuple[str, ...] = ()) -> Language:
     """
     import spacy
 
+    from kg.extract.components import BARE_TOKENIZER  # (registers it)
+
     small = name == DEFAULT_MODEL and SMALL_TAGGER_DIR.exists()
     drop = [*EXCLUDED, *exclude, *(("tok2vec", "tagger") if small else ())]
+    # spaCy makes the English defaults' tokenizer (1,300 special cases, 0.08 s) and then
+    # replaces every rule of it with the model's own from disk: the default model starts from
+    # a bare one instead (same tokens). Other models may bring a tokenizer of their own kind.
+    config = (
+        {"nlp": {"tokenizer": {"@tokenizers": BARE_TOKENIZER}}} if name == DEFAULT_MODEL else {}
+    )
     errors = []
     for candidate in MODEL_ALIASES.get(name, (name,)):
         try:
-            nlp = spacy.load(candidate, exclude=drop)
+            nlp = spacy.load(candidate, exclude=drop, config=config)
             break
         except OSError as exc:
             errors.append(f"{candidate}: {str(exc).splitlines()[0][:120]}")

@@ -75,6 +75,16 @@ def test_same_entities_as_spacy_with_random_scores(host: Any, seed: int) -> None
     assert ner_decode.decode(ner, [d.copy() for d in docs]) == want
 
 
+def test_the_recogniser_needs_none_of_its_own_strings(host: Any) -> None:
+    """kg's pipeline loads the recogniser without its strings.json (kg_trained_ner): the same
+    entities as the recogniser loaded with them."""
+    nlp, docs = host
+    bare = nlp.get_pipe("kg_trained_ner").model.get_pipe("ner")
+    got = spacy_entities(bare, docs)
+    assert sum(map(len, got)) > 20
+    assert got == spacy_entities(recogniser(nlp), docs)  # (this one loads them)
+
+
 def test_pipe_sets_entities_and_marks_the_rest_outside(host: Any) -> None:
     nlp, docs = host
     ner = recogniser(nlp, seed=5)

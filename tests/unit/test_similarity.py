@@ -26,7 +26,10 @@ def papers(texts: list[str]) -> list[Paper]:
 def test_tfidf_matches_scikit_learn() -> None:
     from sklearn.feature_extraction.text import TfidfVectorizer
 
-    docs = [f". {t}" for t in TEXTS]
+    # Words as scikit-learn's token pattern finds them: single letters, underscores, digits,
+    # apostrophes and letters beyond ASCII too.
+    odd = "Naïve x_y a b c d'être ÉCOLE 3D 2 ∑ αβ-γ CO₂ _ __init__ 12 mm²"
+    docs = [f". {t}" for t in [*TEXTS, odd]]
     ours, vocab = tfidf_matrix(docs)
     ref = TfidfVectorizer(sublinear_tf=True, stop_words="english")
     theirs = ref.fit_transform(docs)
@@ -109,3 +112,24 @@ def test_shared_terms_in_chunks_of_pairs_are_the_same(monkeypatch: pytest.Monkey
     monkeypatch.setattr(kg.similarity, "PAIR_CHUNK", 3)  # many chunks, one not full
     assert text_neighbours(ps) == whole
     assert sum(len(ns) for ns in whole.values()) > 3 * 3
+
+
+@pytest.mark.parametrize(("share", "cap"), [(0.3, 2), (0.3, 512), (0.0, 512), (2.0, 512)])
+def test_frequent_terms_as_dense_columns_give_the_same_neighbours(
+    monkeypatch: pytest.MonkeyPatch, share: float, cap: int
+) -> None:
+    import kg.similarity
+    from kg.similarity import _split_frequent
+
+    ps = papers(TEXTS + TEXTS[:2])
+    monkeypatch.setattr(kg.similarity, "DENSE_SHARE", share)
+    monkeypatch.setattr(kg.similarity, "DENSE_TERMS", cap)
+    monkeypatch.setattr(kg.similarity, "BLOCK", 4)  # blocks of rows, the last one short
+    X, _ = tfidf_matrix([f"{p.title}. {p.abstract}" for p in ps])
+    dense, rest = _split_frequent(X)
+    df = np.bincount(X.indices, minlength=X.shape[1])
+    assert dense.shape[1] == min(cap, int((df >= share * X.shape[0]).sum()))
+    assert dense.shape[1] + rest.shape[1] == X.shape[1]
+    assert np.allclose(dense @ dense.T + (rest @ rest.T).toarray(), (X @ X.T).toarray())
+    got = text_neighbours(ps, top_n=3)
+    assert {pid: [(n.id, n.score) for n in ns] for pid, ns in got.items()} == brute_force(ps, 3)
