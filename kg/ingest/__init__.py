@@ -74,15 +74,7 @@ def read_papers(
                 problem(item)
                 continue
             result.files += 1
-            items = list(_read_file(item))
-            raws = [r for r in items if isinstance(r, Raw)]
-            converted = iter(
-                memo.to_papers(raws, item.stem)
-                if memo is not None
-                else [to_paper(r, item.stem) for r in raws]
-            )
-            for record in items:
-                paper = record if isinstance(record, Problem) else next(converted)
+            for paper in _file_papers(item, memo):
                 if isinstance(paper, Problem):
                     problem(paper)
                 else:
@@ -139,13 +131,31 @@ def _walk(folder: Path) -> list[Path]:
     return sorted(found, key=lambda p: p.relative_to(folder).parts)
 
 
-def _read_file(path: Path) -> Iterator[Raw | Problem]:
-    name = str(path)
+def _file_papers(path: Path, memo: RecordMemo | None) -> list[Paper | Problem]:
+    """A file's papers and problems, in file order (from the memo when it has read the file)."""
     try:
         data = path.read_bytes()
     except OSError as exc:
-        yield Problem(name, f"cannot read: {exc.strerror or exc}")
-        return
+        return [Problem(str(path), f"cannot read: {exc.strerror or exc}")]
+    key = memo.file_key(path, data) if memo is not None else b""
+    known = memo.file_items(key) if memo is not None else None
+    if known is not None:
+        return known
+    items = list(_read_file(path, data))
+    raws = [r for r in items if isinstance(r, Raw)]
+    converted = iter(
+        memo.to_papers(raws, path.stem)
+        if memo is not None
+        else [to_paper(r, path.stem) for r in raws]
+    )
+    papers = [record if isinstance(record, Problem) else next(converted) for record in items]
+    if memo is not None:
+        memo.remember_file(key, papers)
+    return papers
+
+
+def _read_file(path: Path, data: bytes) -> Iterator[Raw | Problem]:
+    name = str(path)
     if not data.strip():
         yield Problem(f"{name}:1", "empty file")
         return

@@ -587,3 +587,48 @@ def test_record_memo_gives_the_same_papers_and_only_cleans_new_records(
     assert first.papers[0].title == "GenRep: a title" and "22 GPUs" in first.papers[0].abstract
     assert cleaned == [f"{corpus}:4"]  # only the new record was cleaned
     assert third.papers[:2] == plain.papers and third.papers[2].id == "c"
+
+
+def test_a_file_read_before_comes_back_whole_with_its_problems(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kg.ingest
+
+    text = (
+        "id,title,abstract,keywords,year\n"
+        'a,"\\textsc{GenRep}: a title","We use $22$ GPUs and \\emph{MetaEmbed}.","x; y",2025\n'
+        "b,Plain,A plain abstract about graphs.,,\n"
+        "c,Extra,An abstract.,,,surplus field\n"  # a problem, in the middle
+        "d,Same,A plain abstract about graphs.,,\n"  # a duplicate of b
+    )
+    corpus = write(tmp_path / "c.csv", text)
+    memo_dir = tmp_path / "memo"
+    plain = read_papers([corpus])
+    first = read_papers([corpus], memo_dir=memo_dir)
+    parsed: list[Path] = []
+    real = kg.ingest._read_file
+
+    def counting(path, data):  # type: ignore[no-untyped-def]
+        parsed.append(path)
+        return real(path, data)
+
+    monkeypatch.setattr(kg.ingest, "_read_file", counting)
+    second = read_papers([corpus], memo_dir=memo_dir)
+    assert parsed == []  # not parsed again
+    for got in (first, second):
+        assert got.papers == plain.papers and got.problems == plain.problems
+        assert got.duplicates == plain.duplicates == 1
+    assert [p.id for p in second.papers] == ["a", "b"] and second.papers[0].keywords == ["x", "y"]
+    assert reasons(second) == {f"{corpus}:4": "row has 6 fields but the header has 5"}
+    with pytest.raises(InputError, match=r"c\.csv:4"):
+        read_papers([corpus], memo_dir=memo_dir, strict=True)
+    # The same bytes under another path are another file (its sources differ); changed bytes
+    # are parsed again.
+    other = write(tmp_path / "d" / "c.csv", text)
+    assert by_source(read_papers([other], memo_dir=memo_dir)).keys() == {
+        f"{other}:2",
+        f"{other}:3",
+    }
+    write(corpus, text + "e,New,One more abstract.,,\n")
+    assert [p.id for p in read_papers([corpus], memo_dir=memo_dir).papers] == ["a", "b", "e"]
+    assert parsed == [other, corpus]
