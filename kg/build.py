@@ -19,6 +19,7 @@ from kg.extract.normalize import normalize_key
 from kg.extract.pipeline import (
     FEW_TEXTS,
     Extractor,
+    RawMention,
     WarmExtractor,
     auto_processes,
     doc_mentions,
@@ -93,7 +94,7 @@ def extract_and_resolve(
     )
     digests = {p.id: text_digest(p.abstract) for p in papers} if snapshots else {}
     with paused_gc():
-        raw: dict[str, list[dict[str, Any]]] = cache.get_many(texts) if cache else {}
+        raw: dict[str, list[RawMention]] = cache.get_many(texts) if cache else {}
         restored = snapshots.load(digests) if snapshots else None
     todo = list(dict.fromkeys(t for t in texts if t not in raw))
     elsewhere = warm if todo and warm is not None and len(todo) < FEW_TEXTS else None
@@ -111,7 +112,7 @@ def extract_and_resolve(
             pass  # not a state this code wrote: resolve every paper
     mentions: dict[str, list[Mention]] = {}
 
-    def add(p: Paper, found: list[dict[str, Any]]) -> None:
+    def add(p: Paper, found: list[RawMention]) -> None:
         if p.id not in mentions:
             mentions[p.id] = doc_mentions(p.abstract, found)
             if p.id not in resolved:
@@ -134,7 +135,7 @@ def extract_and_resolve(
     with paused_gc():
         earlier = by_key(m for pid in early for m in mentions[pid])
     if todo:
-        results: Iterable[list[dict[str, Any]]] = (
+        results: Iterable[list[RawMention]] = (
             elsewhere.result()
             if elsewhere is not None
             else Extractor(model, n_process=n_process or auto_processes(len(todo))).raw_mentions(
