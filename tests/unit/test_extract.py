@@ -428,6 +428,32 @@ def test_warm_extractor_gives_what_the_extractor_gives(extractor: Extractor) -> 
     assert warm.extract(texts) == list(extractor.raw_mentions(texts))
 
 
+def test_spacy_extracts_the_same_without_its_command_line(extractor: Extractor) -> None:
+    """skip_spacy_cli (what the warm extractor's process does before it imports spaCy): the
+    same mentions, without spaCy's commands imported; spacy.info still works when called."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from kg.extract.pipeline import Extractor, skip_spacy_cli\n"
+        "assert skip_spacy_cli() and not skip_spacy_cli()\n"
+        "rows = list(Extractor().raw_mentions(sys.argv[1:]))\n"
+        "assert 'spacy' in sys.modules and 'typer' not in sys.modules\n"
+        "import spacy\n"
+        "assert isinstance(spacy.info(), dict) and 'typer' in sys.modules\n"
+        "print(json.dumps(rows))\n"
+    )
+    texts = ["We propose FooNet and evaluate it on ImageNet.", "Accuracy improves by 3%."]
+    run = subprocess.run(
+        [sys.executable, "-c", code, *texts], capture_output=True, text=True, timeout=120
+    )
+    assert run.returncode == 0, run.stderr
+    want = json.loads(json.dumps(list(extractor.raw_mentions(texts))))
+    assert json.loads(run.stdout) == want and want[0]
+
+
 def test_warm_extractor_reports_a_bad_model_in_the_parent() -> None:
     from kg.errors import ModelError
     from kg.extract.pipeline import WarmExtractor
