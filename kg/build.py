@@ -265,16 +265,20 @@ class _Extracted:
     similar: Callable[[], dict[str, NeighbourLists]] | None = None
 
 
-def _similarity(papers: list[Paper]) -> dict[str, NeighbourLists]:
+def _similarity(
+    papers: list[Paper], cache_dir: str | Path | None = None
+) -> dict[str, NeighbourLists]:
     # numpy and scipy are imported where the similarity is computed: in the child process, the
     # main one need not pay their 0.13 s (an incremental build does not otherwise use them).
     from kg.similarity import neighbour_lists
 
-    return neighbour_lists(papers)
+    return neighbour_lists(papers, cache_dir=cache_dir)
 
 
-def _similarity_stage(papers: list[Paper]) -> Iterator[dict[str, NeighbourLists]]:
-    yield _similarity(papers)
+def _similarity_stage(
+    papers: list[Paper], cache_dir: str | Path | None
+) -> Iterator[dict[str, NeighbourLists]]:
+    yield _similarity(papers, cache_dir)
 
 
 def _read_stages(
@@ -285,7 +289,7 @@ def _read_stages(
         ingested = read_papers(inputs, strict=strict, memo_dir=memo_dir)
     yield ingested
     if with_similarity:
-        yield _similarity(ingested.papers)
+        yield _similarity(ingested.papers, memo_dir)
 
 
 def _read_and_extract(
@@ -335,11 +339,11 @@ def _read_and_extract(
     # a fork would cost more than it hides.
     side = reader if with_similarity else None
     if with_similarity and side is None and len(papers) >= 400 and can_fork():
-        side = ForkedStages(_similarity_stage, papers)
+        side = ForkedStages(_similarity_stage, papers, cache_dir)
     if side is not None:
         similar = functools.partial(side.next, last=True)
     elif with_similarity:
-        similar = functools.partial(_similarity, papers)
+        similar = functools.partial(_similarity, papers, cache_dir)
     tick = progress(len(papers)) if progress else None
     try:
         mentions, entities, cached = extract_and_resolve(

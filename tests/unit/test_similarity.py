@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -133,3 +135,43 @@ def test_frequent_terms_as_dense_columns_give_the_same_neighbours(
     assert np.allclose(dense @ dense.T + (rest @ rest.T).toarray(), (X @ X.T).toarray())
     got = text_neighbours(ps, top_n=3)
     assert {pid: [(n.id, n.score) for n in ns] for pid, ns in got.items()} == brute_force(ps, 3)
+
+
+def test_term_counts_kept_in_a_cache_folder_are_counted_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    import kg.similarity
+    from kg.similarity import TERMS_FILE, term_counts
+
+    texts = [f". {t}" for t in TEXTS]
+    plain = term_counts(texts)
+    assert plain[0] == (
+        ("graph", "neural", "networks", "molecule", "property", "prediction", "qm9"),
+        (1, 1, 1, 1, 1, 1, 1),
+    )
+    assert term_counts(texts, tmp_path) == plain  # counted, and stored
+    counted: list[str] = []
+    real = kg.similarity._count_terms
+
+    def counting(text: str, stops: frozenset[str]) -> tuple:
+        counted.append(text)
+        return real(text, stops)
+
+    monkeypatch.setattr(kg.similarity, "_count_terms", counting)
+    more = [*texts, "Graph graph networks again."]
+    assert term_counts(more, tmp_path) == [*plain, (("graph", "networks"), (2, 1))]
+    assert counted == ["Graph graph networks again."]  # only the new text
+    db = sqlite3.connect(tmp_path / TERMS_FILE)
+    with db:
+        db.execute("UPDATE terms SET value = ?", (b"\xff damaged",))
+    db.close()
+    assert term_counts(texts, tmp_path) == plain and len(counted) == 1 + len(texts)
+    X, vocab = tfidf_matrix(texts, tmp_path)
+    Y, same = tfidf_matrix(texts)
+    assert vocab == same and (X != Y).nnz == 0
+    # A cache folder that cannot be used (a file is in the way) only costs the time.
+    blocked = tmp_path / "blocked"
+    blocked.write_text("not a folder")
+    assert term_counts(texts, blocked) == plain
