@@ -43,7 +43,13 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import DEFAULT_ICLR, REPO_ROOT, iclr_csv_files, table  # noqa: E402
+from _common import (  # noqa: E402
+    DEFAULT_ICLR,
+    REPO_ROOT,
+    compile_kg_bytecode,
+    iclr_csv_files,
+    table,
+)
 
 PY = sys.executable
 KG_BIN = Path(PY).with_name("kg")
@@ -325,9 +331,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--jobs", type=int, default=min(2, os.cpu_count() or 1), help="kg build --jobs (default 2)"
     )
     ap.add_argument("--keep", type=Path, help="keep the built graphs in this directory")
+    ap.add_argument(
+        "--as-is", action="store_true", help="do not compile kg's bytecode before timing"
+    )
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     skip = {s.strip() for s in args.skip.split(",") if s.strip()}
+    bytecode = "kg's bytecode as found (--as-is)" if args.as_is else compile_kg_bytecode()
     sys.path.insert(0, str(REPO_ROOT))
 
     tmp_ctx = tempfile.TemporaryDirectory(prefix="kg-bench-")
@@ -349,6 +359,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "cpus": os.cpu_count(),
         "jobs": args.jobs,
         "loadavg_before": os.getloadavg(),
+        "bytecode": bytecode,
         "kg_entry": "kg build (CLI)" if help_text else "kg.build.build (library, child)",
         "runs": {},
     }
@@ -452,7 +463,7 @@ def print_report(report: dict[str, Any], runs: dict[str, Run]) -> None:
         f"load average before/after: {report['loadavg_before'][0]:.1f}/"
         f"{report['loadavg_after'][0]:.1f} (a shared machine: compare ratios, not absolutes)"
     )
-    print(f"kg entry point: {report['kg_entry']}, --jobs {report['jobs']}")
+    print(f"kg entry point: {report['kg_entry']}, --jobs {report['jobs']}; {report['bytecode']}")
     if "graph" in report:
         print(f"graph: {report['graph']}")
     rows = []

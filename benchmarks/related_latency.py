@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import REPO_ROOT, Timer, percentile, table  # noqa: E402
+from _common import REPO_ROOT, Timer, compile_kg_bytecode, percentile, table  # noqa: E402
 
 PY = sys.executable
 KG_BIN = Path(PY).with_name("kg")
@@ -59,6 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     sys.path.insert(0, str(REPO_ROOT))
+    print(compile_kg_bytecode(), file=sys.stderr)
     from kg.schema import LABEL_ATTR, Label
     from kg.store.file import load_graph
 
