@@ -95,7 +95,9 @@ def graph_data(
                     "evidence": first.sentence,
                     "start": first.start,
                     "end": first.end,
-                    "confidence": round(max(m.confidence for m in ms), 3),
+                    "confidence": round(
+                        ms[0].confidence if len(ms) == 1 else max(m.confidence for m in ms), 3
+                    ),
                     "count": len(ms),
                     "source": p.id,
                     "target": eid,
@@ -117,7 +119,8 @@ def graph_data(
             }
         )
     nodes.sort(key=lambda n: str(n[KEY]))
-    links.sort(key=lambda e: (e["source"], e["target"], e["key"]))
+    # The links are in (source, target, key) order already: papers by id, each paper's entities
+    # by id, one link per pair.
     return {
         "directed": True,
         "multigraph": True,

@@ -348,6 +348,8 @@ def test_graph_data_is_what_the_graph_file_holds(tmp_path: Path) -> None:
     direct = write_graph_data(data, tmp_path / "direct.json").read_bytes()
     assert direct == save_graph(G, tmp_path / "via_nx.json").read_bytes()
     assert [n["id"] for n in data["nodes"]] == sorted(n["id"] for n in data["nodes"])
+    pairs = [(e["source"], e["target"], e["key"]) for e in data["links"]]
+    assert pairs == sorted(set(pairs)) and len(pairs) > 5  # in order, one link per pair
 
 
 def test_resolver_fed_in_any_order_gives_the_same_entities() -> None:
