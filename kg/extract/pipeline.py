@@ -333,26 +333,43 @@ class Extractor:
 
 
 def skip_spacy_cli() -> bool:
-    """Let ``import spacy`` leave out spaCy's command line, in a process that only extracts.
+    """Import spaCy without its command line, in a process that only extracts.
 
     spaCy's ``__init__`` imports ``spacy.cli.info`` (for ``spacy.info``), and with it every
     spaCy command and what they import (typer, weasel, requests, jinja2, ...): 355 modules,
-    0.15 s of the 0.45 s the import takes, which an incremental build waits for. Before spaCy
-    is imported, a stand-in package takes the place of ``spacy.cli``: its submodules still
-    import from spaCy's folder, and the stand-in ``spacy.info`` imports the real command line
-    when called. Returns False (nothing done) when spaCy is imported already.
+    0.15 s of the 0.45 s the import takes, which an incremental build waits for. A stand-in
+    package takes the place of ``spacy.cli``: its submodules still import from spaCy's folder,
+    and the stand-in ``spacy.info`` imports the real command line when called. Returns whether
+    it did; not when spaCy is imported already, or when this spaCy's ``__init__`` wants more of
+    its command line than the stand-in has (then spaCy is imported whole).
     """
     import importlib.util
     import sys
-    import types
 
     if "spacy" in sys.modules or "spacy.cli" in sys.modules:
         return False
     spec = importlib.util.find_spec("spacy")
     if spec is None or spec.origin is None:
         return False
+    sys.modules["spacy.cli"], sys.modules["spacy.cli.info"] = _cli_stand_in(
+        Path(spec.origin).parent / "cli"
+    )
+    try:
+        import spacy  # noqa: F401
+    except ImportError:
+        for name in [n for n in sys.modules if n == "spacy" or n.startswith("spacy.")]:
+            del sys.modules[name]
+        return False
+    return True
+
+
+def _cli_stand_in(folder: Path) -> tuple[Any, Any]:
+    """A ``spacy.cli`` package (in ``folder``) holding only ``info``, and its ``info`` module."""
+    import sys
+    import types
+
     package = types.ModuleType("spacy.cli")
-    package.__path__ = [str(Path(spec.origin).parent / "cli")]
+    package.__path__ = [str(folder)]
     module = types.ModuleType("spacy.cli.info")
 
     def info(*args: Any, **kwargs: Any) -> Any:
@@ -364,8 +381,7 @@ def skip_spacy_cli() -> bool:
 
     module.info = info  # type: ignore[attr-defined]
     package.info = module  # type: ignore[attr-defined]
-    sys.modules["spacy.cli"], sys.modules["spacy.cli.info"] = package, module
-    return True
+    return package, module
 
 
 def _serve_warm(conn: Any, model: str | None) -> None:

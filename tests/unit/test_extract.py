@@ -452,6 +452,18 @@ def test_spacy_extracts_the_same_without_its_command_line(extractor: Extractor) 
     assert run.returncode == 0, run.stderr
     want = json.loads(json.dumps(list(extractor.raw_mentions(texts))))
     assert json.loads(run.stdout) == want and want[0]
+    # A spaCy that wants more of its command line than the stand-in has is imported whole.
+    lacking = (
+        "import sys, types\n"
+        "import kg.extract.pipeline as p\n"
+        "p._cli_stand_in = lambda folder: (types.ModuleType('spacy.cli'), "
+        "types.ModuleType('spacy.cli.info'))\n"
+        "assert not p.skip_spacy_cli()\n"
+        "import spacy\n"
+        "assert 'typer' in sys.modules and spacy.blank('en')('a b').text == 'a b'\n"
+    )
+    run = subprocess.run([sys.executable, "-c", lacking], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
 
 
 def test_warm_extractor_reports_a_bad_model_in_the_parent() -> None:
