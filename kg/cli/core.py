@@ -102,9 +102,13 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     envvar="KG_CACHE_DIR",
     default=None,
-    help="Extraction cache folder [env KG_CACHE_DIR; default: your cache folder].",
+    help="Cache folder: extractions, cleaned records, word counts and entity resolution, "
+    "by content, so a rebuild redoes only what changed [env KG_CACHE_DIR; default: your "
+    "cache folder].",
 )
-@click.option("--no-cache", is_flag=True, help="Ignore the cache: extract every abstract again.")
+@click.option(
+    "--no-cache", is_flag=True, help="Ignore the cache: a cold build, every abstract extracted."
+)
 @click.option(
     "--jobs",
     "-j",
