@@ -8,6 +8,7 @@ or the shipped model makes every old entry unreachable, so a stale result is nev
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import marshal
 import os
@@ -17,8 +18,9 @@ from typing import Any, BinaryIO, TypeVar
 
 import platformdirs
 
-FILE_NAME = "extractions.sqlite"
 Key = TypeVar("Key", str, bytes)
+#: A cache folder keeps the tables of this many versions of each kind (:func:`versioned_table`).
+KEEP_VERSIONS = 4
 
 
 def default_cache_dir() -> Path:
@@ -32,6 +34,7 @@ class BlobTable:
 
     def __init__(self, path: Path, table: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
         self.table = table  # a constant of the caller's, never user input
         self.db = sqlite3.connect(path)
         # A cache needs no durability: without a disk sync per commit, storing an incremental
@@ -62,9 +65,53 @@ class BlobTable:
         self.db.close()
 
 
+def versioned_table(directory: str | Path, kind: str, version: str, table: str) -> BlobTable:
+    """The cache table of ``kind`` (``"extractions"``, ``"records"``, ``"terms"``) for
+    ``version`` (of the code that fills it), in a file of its own, ``{kind}-{digest}.sqlite``.
+
+    Rows of another version can never be read again: a new pipeline version starts a new file,
+    and the files of all but the :data:`KEEP_VERSIONS` most recently used versions of a kind are
+    deleted then (with the unversioned file of older kg releases). Without this, every edit of
+    the extraction code left a conference's 35 MB of extractions behind for good (one
+    developer's cache folder had grown to 1.3 GB). Several versions are kept, for a user who
+    switches between base models or kg releases.
+    """
+    folder = Path(directory)
+    digest = hashlib.blake2b(version.encode(), digest_size=8).hexdigest()
+    path = folder / f"{kind}-{digest}.sqlite"
+    known = path.exists()
+    blobs = BlobTable(path, table)
+    if known:
+        with contextlib.suppress(OSError):
+            os.utime(path)  # recently used: reads alone would not change its time
+    else:
+        _prune_versions(folder, kind, path)
+    return blobs
+
+
+def _prune_versions(folder: Path, kind: str, current: Path) -> None:
+    def used(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    others = sorted(
+        (p for p in folder.glob(f"{kind}-*.sqlite") if p != current), key=used, reverse=True
+    )
+    for old in [*others[KEEP_VERSIONS - 1 :], folder / f"{kind}.sqlite"]:
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                old.with_name(old.name + suffix).unlink(missing_ok=True)
+
+
 #: How the extraction cache stores a text's mentions: marshal of a list of tuples of builtins
 #: (``kg.extract.pipeline.RawMention``). Part of the key: rows of another format are not read.
 _ROWS_FORMAT = 2
+
+
+#: The extraction cache's files: ``extractions-{version}.sqlite`` (:func:`versioned_table`).
+KIND = "extractions"
 
 
 class ExtractionCache:
@@ -76,12 +123,12 @@ class ExtractionCache:
 
     def __init__(self, directory: str | Path, namespace: str) -> None:
         self.namespace = namespace
-        self.table = BlobTable(Path(directory) / FILE_NAME, "mentions")
+        self.table = versioned_table(directory, KIND, f"{namespace}\0{_ROWS_FORMAT}", "mentions")
 
     @staticmethod
     def exists(directory: str | Path) -> bool:
-        """Whether a cache was written in ``directory`` (by an earlier build)."""
-        return (Path(directory) / FILE_NAME).exists()
+        """Whether an extraction cache was written in ``directory`` (by an earlier build)."""
+        return any(Path(directory).glob(f"{KIND}-*.sqlite"))
 
     def key(self, text: str) -> str:
         return hashlib.sha256(f"{self.namespace}\0{_ROWS_FORMAT}\0{text}".encode()).hexdigest()

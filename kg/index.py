@@ -9,7 +9,9 @@ it whenever the graph file changes (size or modification time), so answers never
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
 import pickle
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,16 +93,37 @@ def load_index(graph_path: str | Path, cache_dir: str | Path | None = None) -> P
             with cached.open("rb") as fh:
                 stored_signature, index = pickle.load(fh)
             if stored_signature == signature:
+                with contextlib.suppress(OSError):
+                    os.utime(cached)  # recently used (see KEEP_INDEXES)
                 return index
         except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
             pass  # missing or unreadable cache: rebuild it below
     index = PaperIndex.from_graph(load_graph(graph_path))  # raises GraphFileError if missing
     try:
         cached.parent.mkdir(parents=True, exist_ok=True)
+        new_graph = not cached.exists()
         tmp = cached.with_suffix(".tmp")
         with tmp.open("wb") as fh:
             pickle.dump((_signature(graph_path), index), fh, protocol=pickle.HIGHEST_PROTOCOL)
         tmp.replace(cached)
+        if new_graph:
+            _prune(cached.parent)
     except OSError:
         pass  # a read-only cache folder only costs speed
     return index
+
+
+#: Indexes kept in the cache folder: those of the graph files queried most recently. (One per
+#: graph file path: without a limit, every graph ever queried left its index behind.)
+KEEP_INDEXES = 32
+
+
+def _prune(folder: Path) -> None:
+    def used(path: Path) -> float:
+        try:
+            return path.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    for old in sorted(folder.glob("*.pickle"), key=used, reverse=True)[KEEP_INDEXES:]:
+        old.unlink(missing_ok=True)

@@ -55,8 +55,9 @@ def stop_words() -> frozenset[str]:
 
 #: A text's words (stop words removed) and how often each occurs, in first-seen order.
 TermCounts = tuple[tuple[str, ...], tuple[int, ...]]
-#: The file in a cache folder (``--cache-dir``) that keeps each text's :data:`TermCounts`.
-TERMS_FILE = "terms.sqlite"
+#: The files in a cache folder (``--cache-dir``) that keep each text's :data:`TermCounts`:
+#: ``terms-{version}.sqlite``.
+TERMS_KIND = "terms"
 
 
 def _count_terms(text: str, stops: frozenset[str]) -> TermCounts:
@@ -78,12 +79,12 @@ def term_counts(texts: list[str], cache_dir: str | Path | None = None) -> list[T
     stops = stop_words()
     if cache_dir is None:
         return [_count_terms(t, stops) for t in texts]
-    from kg.cache import BlobTable
+    from kg.cache import versioned_table
 
     version = _terms_version()
     keys = [hashlib.sha256(version + t.encode()).digest() for t in texts]
     try:
-        table = BlobTable(Path(cache_dir) / TERMS_FILE, "terms")
+        table = versioned_table(cache_dir, TERMS_KIND, version.hex(), "terms")
         try:
             known = table.get_many(keys)
             out: list[TermCounts] = []

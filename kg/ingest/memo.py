@@ -19,12 +19,13 @@ from pathlib import Path
 
 import orjson
 
-from kg.cache import BlobTable
+from kg.cache import versioned_table
 from kg.ingest.readers import Raw
 from kg.ingest.records import to_paper
 from kg.models import Paper, Problem
 
-FILE_NAME = "records.sqlite"
+#: The memo's files in a cache folder: ``records-{version}.sqlite``.
+KIND = "records"
 _PAPER_FIELDS = tuple(f.name for f in dataclasses.fields(Paper))
 #: Files whose papers take more than this are remembered record by record only.
 MAX_FILE_BYTES = 256 << 20
@@ -45,7 +46,7 @@ class RecordMemo:
     """``to_paper`` with a memory: ``memo.to_papers(raws, origin)`` then ``memo.close()``."""
 
     def __init__(self, directory: str | Path) -> None:
-        self.table = BlobTable(Path(directory) / FILE_NAME, "papers")
+        self.table = versioned_table(directory, KIND, ingest_version(), "papers")
         self.prefix = ingest_version().encode()
         self.fresh: list[tuple[bytes, bytes]] = []
 

@@ -161,15 +161,14 @@ def test_a_cache_that_lost_extractions_its_snapshot_covers_gives_the_cold_graph(
     those papers are extracted again, and their mentions still get their entities."""
     import sqlite3
 
-    from kg.cache import FILE_NAME
-
     runner = CliRunner()
     seeds, cache = str(repo_root / "seeds"), tmp_path / "cache"
     for args in (["--no-cache"], ["--cache-dir", str(cache)]):
         out = "cold.json" if args == ["--no-cache"] else "first.json"
         result = runner.invoke(main, ["build", seeds, "-o", str(tmp_path / out), *args])
         assert result.exit_code == 0, result.output
-    db = sqlite3.connect(cache / FILE_NAME)
+    (extractions,) = cache.glob("extractions-*.sqlite")
+    db = sqlite3.connect(extractions)
     with db:
         db.execute("DELETE FROM mentions WHERE rowid IN (SELECT rowid FROM mentions LIMIT 3)")
     db.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from kg.cache import FILE_NAME, ExtractionCache
+from kg.cache import ExtractionCache
 
 ROW = (
     3,
@@ -38,7 +38,7 @@ def test_a_damaged_value_is_a_miss(tmp_path: Path) -> None:
     cache = ExtractionCache(tmp_path, "model:v1")
     cache.put_many([("a", [ROW]), ("b", [ROW]), ("c", [ROW])])
     cache.close()
-    db = sqlite3.connect(tmp_path / FILE_NAME)
+    db = sqlite3.connect(cache.table.path)
     with db:
         keys = [k for (k,) in db.execute("SELECT key FROM mentions")]
         db.execute("UPDATE mentions SET value = ? WHERE key = ?", (b"\xff garbage", keys[0]))
@@ -46,3 +46,29 @@ def test_a_damaged_value_is_a_miss(tmp_path: Path) -> None:
     db.close()
     got = ExtractionCache(tmp_path, "model:v1").get_many(["a", "b", "c"])
     assert list(got.values()) == [[ROW]]  # the one left whole (an int is not a list of rows)
+
+
+def test_a_folder_keeps_the_files_of_the_last_versions_used(tmp_path: Path) -> None:
+    import os
+
+    from kg.cache import KEEP_VERSIONS, versioned_table
+
+    legacy = tmp_path / "extractions.sqlite"  # the one file of older kg releases
+    legacy.write_bytes(b"old rows")
+    (tmp_path / "records-0123.sqlite").write_bytes(b"another kind")
+    paths = []
+    for i in range(KEEP_VERSIONS + 2):
+        cache = ExtractionCache(tmp_path, f"model:v{i}")
+        cache.put_many([("text", [ROW])])
+        cache.close()
+        paths.append(cache.table.path)
+        os.utime(cache.table.path, (1000 + i, 1000 + i))  # used in this order
+    kept = sorted(tmp_path.glob("extractions-*.sqlite"))
+    assert kept == sorted(paths[-KEEP_VERSIONS:]) and not legacy.exists()
+    assert (tmp_path / "records-0123.sqlite").exists()  # other kinds are theirs to prune
+    assert ExtractionCache.exists(tmp_path) and not ExtractionCache.exists(tmp_path / "none")
+    # Using a kept version again makes it the most recent: the next new one prunes another.
+    assert ExtractionCache(tmp_path, f"model:v{2}").get_many(["text"]) == {"text": [ROW]}
+    versioned_table(tmp_path, "extractions", "model:new\x002", "mentions").close()
+    left = set(tmp_path.glob("extractions-*.sqlite"))
+    assert paths[2] in left and paths[3] not in left and len(left) == KEEP_VERSIONS

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kg.index import PaperIndex, index_path, load_index
 from kg.related import related_papers
 from kg.store.file import save_graph
@@ -27,3 +29,23 @@ def test_cached_index_is_rebuilt_when_the_graph_changes(tmp_path: Path) -> None:
     save_graph(G, graph)
     fresh = load_index(graph, cache)
     assert "e" in fresh.nodes and "e" in fresh.backlinks["dataset:mmeb"]
+
+
+def test_the_cache_keeps_the_indexes_of_the_graphs_queried_last(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import time
+
+    import kg.index
+
+    monkeypatch.setattr(kg.index, "KEEP_INDEXES", 2)
+    cache = tmp_path / "cache"
+    graphs = [save_graph(small_graph(), tmp_path / f"g{i}.json") for i in range(4)]
+    for i, graph in enumerate(graphs[:2]):
+        load_index(graph, cache)
+        os.utime(index_path(graph, cache), (1000 + i, 1000 + i))
+    load_index(graphs[0], cache)  # used again: now the most recent
+    assert os.stat(index_path(graphs[0], cache)).st_mtime > time.time() - 60
+    load_index(graphs[2], cache)  # a third graph: the least recent index goes
+    assert [index_path(g, cache).exists() for g in graphs] == [True, False, True, False]

@@ -143,7 +143,7 @@ def test_term_counts_kept_in_a_cache_folder_are_counted_once(
     import sqlite3
 
     import kg.similarity
-    from kg.similarity import TERMS_FILE, term_counts
+    from kg.similarity import term_counts
 
     texts = [f". {t}" for t in TEXTS]
     plain = term_counts(texts)
@@ -163,7 +163,8 @@ def test_term_counts_kept_in_a_cache_folder_are_counted_once(
     more = [*texts, "Graph graph networks again."]
     assert term_counts(more, tmp_path) == [*plain, (("graph", "networks"), (2, 1))]
     assert counted == ["Graph graph networks again."]  # only the new text
-    db = sqlite3.connect(tmp_path / TERMS_FILE)
+    (path,) = tmp_path.glob("terms-*.sqlite")
+    db = sqlite3.connect(path)
     with db:
         db.execute("UPDATE terms SET value = ?", (b"\xff damaged",))
     db.close()
