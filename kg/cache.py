@@ -18,6 +18,8 @@ from typing import Any, BinaryIO, TypeVar
 
 import platformdirs
 
+from kg.errors import CacheError
+
 Key = TypeVar("Key", str, bytes)
 #: A cache folder keeps the tables of this many versions of each kind (:func:`versioned_table`).
 KEEP_VERSIONS = 4
@@ -103,6 +105,62 @@ def _prune_versions(folder: Path, kind: str, current: Path) -> None:
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(OSError):
                 old.with_name(old.name + suffix).unlink(missing_ok=True)
+
+
+#: What kg keeps in a cache folder, by part: glob patterns relative to the folder (the files of
+#: older releases included).
+CACHE_PARTS: dict[str, tuple[str, ...]] = {
+    "extractions": ("extractions-*.sqlite*", "extractions.sqlite*"),
+    "cleaned records": ("records-*.sqlite*", "records.sqlite*"),
+    "word counts": ("terms-*.sqlite*", "terms.sqlite*"),
+    "entity resolution": ("resolution/*.marshal", "resolution/*.partial"),
+    "gazetteer tokens": ("tokens/*.json", "tokens/*.marshal", "tokens/*.tmp"),
+    "related indexes": ("index/*.pickle", "index/*.tmp"),
+}
+
+
+def _part_files(folder: Path, patterns: tuple[str, ...]) -> list[Path]:
+    return sorted({p for pattern in patterns for p in folder.glob(pattern) if p.is_file()})
+
+
+def cache_usage(directory: str | Path) -> dict[str, dict[str, int]]:
+    """Files and bytes per part of what kg keeps in the cache folder ``directory``.
+
+    >>> cache_usage("/no/such/folder")["extractions"]
+    {'files': 0, 'bytes': 0}
+    """
+    folder = Path(directory)
+    usage = {}
+    for part, patterns in CACHE_PARTS.items():
+        files = _part_files(folder, patterns)
+        usage[part] = {"files": len(files), "bytes": sum(_size(f) for f in files)}
+    return usage
+
+
+def clear_cache(directory: str | Path) -> dict[str, int]:
+    """Delete what kg keeps in the cache folder ``directory`` (the next build is a cold one);
+    other files there are left alone. Returns the files and bytes deleted."""
+    folder = Path(directory)
+    deleted = {"files": 0, "bytes": 0}
+    for patterns in CACHE_PARTS.values():
+        for f in _part_files(folder, patterns):
+            size = _size(f)
+            try:
+                f.unlink()
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise CacheError(f"{f}: cannot delete ({exc.strerror or exc})") from None
+            deleted["files"] += 1
+            deleted["bytes"] += size
+    return deleted
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
 
 
 #: How the extraction cache stores a text's mentions: marshal of a list of tuples of builtins

@@ -38,3 +38,7 @@ class Neo4jError(KgError):
 
 class QueryError(KgError):
     """A canned Cypher query is unknown or malformed, or was given bad parameters."""
+
+
+class CacheError(KgError):
+    """The cache folder cannot be changed as asked."""

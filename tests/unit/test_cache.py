@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from kg.cache import ExtractionCache
 
 ROW = (
@@ -72,3 +74,51 @@ def test_a_folder_keeps_the_files_of_the_last_versions_used(tmp_path: Path) -> N
     versioned_table(tmp_path, "extractions", "model:new\x002", "mentions").close()
     left = set(tmp_path.glob("extractions-*.sqlite"))
     assert paths[2] in left and paths[3] not in left and len(left) == KEEP_VERSIONS
+
+
+def _fill(folder: Path) -> None:
+    for name, size in [
+        ("extractions-0123.sqlite", 300),
+        ("extractions-0123.sqlite-wal", 50),
+        ("extractions.sqlite", 100),  # an older release's
+        ("records-4567.sqlite", 20),
+        ("terms-89ab.sqlite", 10),
+        ("resolution/abc.marshal", 7),
+        ("tokens/def.json", 5),
+        ("index/0a1b.pickle", 3),
+        ("notes.txt", 1),  # not kg's
+        ("resolution/README", 1),  # not kg's either
+    ]:
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(b"x" * size)
+
+
+def test_cache_usage_and_clear_count_and_delete_only_kgs_files(tmp_path: Path) -> None:
+    from kg.cache import cache_usage, clear_cache
+
+    _fill(tmp_path)
+    usage = cache_usage(tmp_path)
+    assert usage["extractions"] == {"files": 3, "bytes": 450}
+    assert [u["files"] for u in usage.values()] == [3, 1, 1, 1, 1, 1]
+    assert clear_cache(tmp_path) == {"files": 8, "bytes": 495}
+    assert sum(u["files"] for u in cache_usage(tmp_path).values()) == 0
+    assert sorted(p.name for p in tmp_path.rglob("*") if p.is_file()) == ["README", "notes.txt"]
+    assert clear_cache(tmp_path / "missing") == {"files": 0, "bytes": 0}
+
+
+def test_a_file_that_cannot_be_deleted_is_one_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    _fill(tmp_path)
+
+    def refuse(self: Path, missing_ok: bool = False) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "unlink", refuse)
+    result = CliRunner().invoke(main, ["cache", "clear", "--cache-dir", str(tmp_path), "--yes"])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "cannot delete (Permission denied)" in result.output

@@ -180,3 +180,24 @@ def test_the_console_script_keeps_openblas_to_one_thread() -> None:
         check=True,
     )
     assert "threads 3" in user.stdout  # a user's own setting is kept
+
+
+def test_cache_info_and_clear(runner: CliRunner, tmp_path: Path) -> None:
+    from tests.unit.test_cache import _fill
+
+    _fill(tmp_path)
+    info = runner.invoke(main, ["cache", "info", "--cache-dir", str(tmp_path), "--json"])
+    assert info.exit_code == 0, info.output
+    data = json.loads(info.stdout)
+    assert data["bytes"] == 495 and data["parts"]["word counts"] == {"files": 1, "bytes": 10}
+    text = runner.invoke(main, ["cache", "info", "--cache-dir", str(tmp_path)]).stdout
+    assert str(tmp_path) in text and "extractions" in text
+    kept = runner.invoke(main, ["cache", "clear", "--cache-dir", str(tmp_path)], input="n\n")
+    assert kept.exit_code == 1 and "Aborted" in kept.output  # asked, and said no
+    assert (tmp_path / "terms-89ab.sqlite").exists()
+    done = runner.invoke(main, ["cache", "clear", "--cache-dir", str(tmp_path), "--yes", "--json"])
+    assert done.exit_code == 0 and json.loads(done.stdout)["files"] == 8
+    assert not (tmp_path / "terms-89ab.sqlite").exists() and (tmp_path / "notes.txt").exists()
+    # KG_CACHE_DIR is the default folder.
+    again = runner.invoke(main, ["cache", "info", "--json"], env={"KG_CACHE_DIR": str(tmp_path)})
+    assert json.loads(again.stdout)["bytes"] == 0
