@@ -1,9 +1,13 @@
-"""A cache of per-abstract extraction results, so rebuilding after adding papers only runs the
-pipeline on the new ones.
+"""kg's cache folder (``--cache-dir``): per-abstract extraction results, so rebuilding after
+adding papers only runs the pipeline on the new ones (:class:`ExtractionCache`); the saved entity
+resolvers (:class:`ResolverSnapshots`); and what kg's caches share: SQLite tables of bytes, one
+file per version of the code that fills them (:func:`versioned_table`), what the folder holds
+and emptying it (:func:`cache_usage`, :func:`clear_cache`).
 
-Keyed by the abstract's text, the base model's name and the pipeline's fingerprint
-(:func:`kg.extract.pipeline.pipeline_version`): any change to the extraction code, its data files
-or the shipped model makes every old entry unreachable, so a stale result is never reused.
+Extractions are keyed by the abstract's text, the base model's name and the pipeline's
+fingerprint (:func:`kg.extract.pipeline.pipeline_version`): any change to the extraction code,
+its data files or the shipped model makes every old entry unreachable, so a stale result is
+never reused.
 """
 
 from __future__ import annotations
