@@ -17,6 +17,7 @@ import hashlib
 import marshal
 import os
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
@@ -95,16 +96,20 @@ def versioned_table(directory: str | Path, kind: str, version: str, table: str) 
     return blobs
 
 
-def _prune_versions(folder: Path, kind: str, current: Path) -> None:
+def recent_first(paths: Iterable[Path]) -> list[Path]:
+    """``paths`` by modification time, the most recent first (vanished files last)."""
+
     def used(path: Path) -> float:
         try:
             return path.stat().st_mtime
         except OSError:
             return 0.0
 
-    others = sorted(
-        (p for p in folder.glob(f"{kind}-*.sqlite") if p != current), key=used, reverse=True
-    )
+    return sorted(paths, key=used, reverse=True)
+
+
+def _prune_versions(folder: Path, kind: str, current: Path) -> None:
+    others = recent_first(p for p in folder.glob(f"{kind}-*.sqlite") if p != current)
     for old in [*others[KEEP_VERSIONS - 1 :], folder / f"{kind}.sqlite"]:
         for suffix in ("", "-wal", "-shm"):
             with contextlib.suppress(OSError):

@@ -119,11 +119,7 @@ KEEP_INDEXES = 32
 
 
 def _prune(folder: Path) -> None:
-    def used(path: Path) -> float:
-        try:
-            return path.stat().st_mtime
-        except OSError:
-            return 0.0
+    from kg.cache import recent_first
 
-    for old in sorted(folder.glob("*.pickle"), key=used, reverse=True)[KEEP_INDEXES:]:
+    for old in recent_first(folder.glob("*.pickle"))[KEEP_INDEXES:]:
         old.unlink(missing_ok=True)
