@@ -13,6 +13,7 @@ its cost. Where ``fork`` is unavailable or there is one CPU, builds run it inlin
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import os
@@ -20,6 +21,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
+
+from kg.errors import KgError
 
 #: glibc mallopt parameters
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
@@ -97,36 +100,49 @@ class ForkedStages:
     """The values of the generator ``fn(*args)``, computed in a forked child, one by one.
 
     A cold build reads its inputs here while the parent loads spaCy (each takes about a second
-    on a conference), then computes the text similarity beside the extraction. The child
-    starts at once; ``next()`` waits for its next value (re-raising what the child raised) and
-    ``close()`` stops it. Callers check :func:`can_fork` first.
+    on a conference), then computes the text similarity beside the extraction; an incremental
+    build loads spaCy here (:class:`kg.extract.pipeline.WarmExtractor`) and hands it the new
+    texts once it knows them: with ``inbox``, ``fn`` gets a function that returns what the
+    parent :meth:`send` s, as its first argument. The child starts at once; ``next()`` waits for
+    its next value (re-raising what the child raised) and ``close()`` stops it. Callers check
+    :func:`can_fork` first.
 
     >>> stages = ForkedStages(iter, [1, 2])
     >>> stages.next(), stages.next(last=True)
     (1, 2)
     """
 
-    def __init__(self, fn: Callable[..., Iterator[Any]], *args: Any) -> None:
+    def __init__(self, fn: Callable[..., Iterator[Any]], *args: Any, inbox: bool = False) -> None:
         ctx = multiprocessing.get_context("fork")
-        self._conn, child = ctx.Pipe(duplex=False)
+        self._conn, child = ctx.Pipe(duplex=inbox)
+        if inbox:
+            args = (child.recv, *args)
         self._proc = ctx.Process(target=_serve_stages, args=(child, fn, args), daemon=True)
         self._proc.start()
         child.close()
 
+    def send(self, value: Any) -> None:
+        """Give the child (made with ``inbox``) a value. A child that has stopped already (its
+        error waits for :meth:`next`) takes nothing."""
+        with contextlib.suppress(BrokenPipeError):
+            self._conn.send(value)
+
     def next(self, last: bool = False) -> Any:
         """The child's next value; with ``last``, the child is then done with."""
-        from kg.errors import KgError
-
         try:
             ok, value = self._conn.recv()
         except EOFError:
             self.close()
-            raise KgError("a build process died (out of memory?)") from None
+            raise self._died() from None
         if not ok or last:
             self.close()
         if not ok:
             raise value
         return value
+
+    def _died(self) -> KgError:
+        """What :meth:`next` raises when the child ends without a word (killed)."""
+        return KgError("a build process died (out of memory?)")
 
     def close(self) -> None:
         if self._proc.is_alive():

@@ -7,15 +7,9 @@ from pathlib import Path
 import click
 
 from kg.cli import main
-from kg.cli.core import echo_json, json_option
+from kg.cli.core import cache_dir_option, echo_json, json_option
 
-cache_dir_option = click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="KG_CACHE_DIR",
-    default=None,
-    help="The cache folder [env KG_CACHE_DIR; default: your cache folder].",
-)
+folder_option = cache_dir_option("The cache folder [env KG_CACHE_DIR; default: your cache folder].")
 
 
 def _folder(cache_dir: Path | None) -> Path:
@@ -41,7 +35,7 @@ def cache() -> None:
 
 
 @cache.command("info")
-@cache_dir_option
+@folder_option
 @json_option
 def info(cache_dir: Path | None, as_json: bool) -> None:
     """Files and size of each part of the cache."""
@@ -59,7 +53,7 @@ def info(cache_dir: Path | None, as_json: bool) -> None:
 
 
 @cache.command("clear")
-@cache_dir_option
+@folder_option
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before deleting.")
 @json_option
 def clear(cache_dir: Path | None, yes: bool, as_json: bool) -> None:

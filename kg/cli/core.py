@@ -52,6 +52,17 @@ model_option = click.option(
 )
 
 
+def cache_dir_option(help: str) -> Any:
+    """``--cache-dir DIR`` (env ``KG_CACHE_DIR``) for the commands that use kg's cache folder."""
+    return click.option(
+        "--cache-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        envvar="KG_CACHE_DIR",
+        default=None,
+        help=help,
+    )
+
+
 def echo_json(data: Any) -> None:
     click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
 
@@ -97,14 +108,10 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
 @output_option(DEFAULT_GRAPH_PATH, "Where to write the graph.")
 @click.option("--strict", is_flag=True, help="Fail on the first bad record instead of skipping it.")
-@click.option(
-    "--cache-dir",
-    type=click.Path(file_okay=False, path_type=Path),
-    envvar="KG_CACHE_DIR",
-    default=None,
-    help="Cache folder: extractions, cleaned records, word counts and entity resolution, "
+@cache_dir_option(
+    "Cache folder: extractions, cleaned records, word counts and entity resolution, "
     "by content, so a rebuild redoes only what changed [env KG_CACHE_DIR; default: your "
-    "cache folder].",
+    "cache folder]."
 )
 @click.option(
     "--no-cache", is_flag=True, help="Ignore the cache: a cold build, every abstract extracted."

@@ -73,13 +73,23 @@ def _pieces_first_forward(original: Callable[..., Any]) -> Callable[..., Any]:
         b = model.get_param("b").reshape(n_out, n_pieces).T
         Y = model.ops.gemm(X, np.ascontiguousarray(W).reshape(n_pieces * n_out, n_in), trans2=True)
         Y += b.reshape(n_pieces * n_out)
-        best = Y[:, :n_out]
-        for piece in range(1, n_pieces):
-            best = np.maximum(best, Y[:, piece * n_out : (piece + 1) * n_out])
-        return np.ascontiguousarray(best), _no_backprop
+        return np.ascontiguousarray(max_of_pieces(Y, n_out, n_pieces)), _no_backprop
 
     forward.kg_pieces_first = True  # type: ignore[attr-defined]
     return forward
+
+
+def max_of_pieces(Y: np.ndarray, width: int, n_pieces: int) -> np.ndarray:
+    """The maxout of pre-activations ordered pieces-first: the elementwise maximum of the
+    ``n_pieces`` contiguous column blocks of ``width`` in each row of ``Y``.
+
+    >>> max_of_pieces(np.array([[1.0, 5.0, 3.0, 2.0]]), 2, 2)
+    array([[3., 5.]])
+    """
+    best = Y[:, :width]
+    for piece in range(1, n_pieces):
+        best = np.maximum(best, Y[:, piece * width : (piece + 1) * width])
+    return best
 
 
 def _no_backprop(dY: Any) -> Any:

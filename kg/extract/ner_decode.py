@@ -26,6 +26,8 @@ from typing import Any
 
 import numpy as np
 
+from kg.extract.gemm import max_of_pieces
+
 # Move types of spaCy's BiluoPushDown (spacy.pipeline._parser_internals.ner), by name prefix,
 # and the numbers :func:`decode` gives them (the two that end an entity last).
 BEGIN, IN, LAST, UNIT, OUT = "B", "I", "L", "U", "O"
@@ -152,9 +154,7 @@ def decode(ner: Any, docs: list[Any]) -> list[list[tuple[int, int, str]]]:
         unmaxed = cached[token + 1, 0] + cached[f_ent, 1]
         unmaxed += cached[f_prev, 2]
         unmaxed += bias
-        hidden = unmaxed[:, :n_hidden]
-        for piece in range(1, n_pieces):
-            hidden = np.maximum(hidden, unmaxed[:, piece * n_hidden : (piece + 1) * n_hidden])
+        hidden = max_of_pieces(unmaxed, n_hidden, n_pieces)
         scores = blis.py.gemm(np.ascontiguousarray(hidden), w_upper, trans2=True, beta=0.0)
         scores += b_upper
         # Invalid actions get -inf; argmax takes the first best, as spaCy's arg_max_if_valid.

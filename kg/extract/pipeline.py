@@ -16,11 +16,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg.errors import ModelError
+from kg.errors import KgError, ModelError
 from kg.extract.normalize import normalize_key
 from kg.extract.resolve import RESOLUTION_DATA
 from kg.models import Mention
-from kg.runtime import can_fork
+from kg.runtime import ForkedStages, can_fork
 from kg.schema import Label, Rel
 
 if TYPE_CHECKING:  # spaCy is imported when a pipeline is loaded: a cached build never needs it
@@ -384,69 +384,43 @@ def _cli_stand_in(folder: Path) -> tuple[Any, Any]:
     return package, module
 
 
-def _serve_warm(conn: Any, model: str | None) -> None:
-    # In the forked child: load at once, then wait for the texts (None: not needed after all).
+def _warm_stages(receive: Callable[[], list[str]], model: str | None) -> Iterator[Any]:
+    # In the forked child: load at once (an error goes to the parent when it asks for the
+    # result), then extract the texts it sends.
     skip_spacy_cli()
-    error: BaseException | None = None
-    try:
-        extractor: Extractor | None = Extractor(model)
-    except BaseException as exc:  # reported to the parent when it asks for work
-        extractor, error = None, exc
-    texts = conn.recv()
-    if texts is None:
-        return
-    try:
-        if extractor is None:
-            raise error  # type: ignore[misc]
-        conn.send(list(extractor.raw_mentions(texts)))
-    except BaseException as exc:
-        conn.send(exc)
+    extractor = Extractor(model)
+    yield list(extractor.raw_mentions(receive()))
 
 
-class WarmExtractor:
+class WarmExtractor(ForkedStages):
     """A forked process that loads the pipeline now and extracts a few texts later.
 
     An incremental build knows which abstracts are new only after reading the corpus and the
     cache; loading spaCy and the models takes about as long, so this starts it first and the
     two overlap. ``extract(texts)`` (once; or ``submit`` then ``result``) returns the raw
-    mentions; ``close()`` when unused.
+    mentions; ``close()`` when unused: it is stopped at once (waiting for it to finish loading
+    cost a fully cached build 1.2 s), having written nothing but, at worst, a temporary file
+    of the name-token cache.
     """
 
     def __init__(self, model: str | None = None) -> None:
-        ctx = multiprocessing.get_context("fork")
-        self._conn, child = ctx.Pipe()
-        self._proc = ctx.Process(target=_serve_warm, args=(child, model), daemon=True)
-        self._proc.start()
-        child.close()
+        super().__init__(_warm_stages, model, inbox=True)
+
+    def _died(self) -> KgError:
+        return ModelError("the extraction process died (out of memory?)")
 
     def submit(self, texts: list[str]) -> None:
         """Hand over the texts; the caller may go on with other work until :meth:`result`."""
-        self._conn.send(texts)
+        self.send(texts)
 
     def result(self) -> list[list[RawMention]]:
         """The raw mentions of the submitted texts (waits for them)."""
-        try:
-            result = self._conn.recv()
-        except EOFError:
-            raise ModelError("the extraction process died (out of memory?)") from None
-        finally:
-            self._proc.join()
-        if isinstance(result, BaseException):
-            raise result
-        return result
+        rows: list[list[RawMention]] = self.next(last=True)
+        return rows
 
     def extract(self, texts: list[str]) -> list[list[RawMention]]:
         self.submit(texts)
         return self.result()
-
-    def close(self) -> None:
-        """Stop the process if it is not needed after all (nothing new to extract). It is
-        stopped at once: waiting for it to finish loading cost a fully cached build 1.2 s. It
-        has written nothing but, at worst, a temporary file of the name-token cache."""
-        if self._proc.is_alive():
-            self._proc.terminate()
-            self._proc.join()
-        self._conn.close()
 
     @staticmethod
     def available() -> bool:

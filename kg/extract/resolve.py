@@ -114,6 +114,11 @@ def without_kind_word(surface: str) -> str | None:
     return None
 
 
+#: Enum members as module constants: ``Label.TASK`` is a class-attribute look-up, and
+#: :func:`mention_key` runs for every mention of a conference.
+_TASK, _METHOD = Label.TASK, Label.METHOD
+
+
 def mention_key(m: Mention) -> tuple[str, str, str]:
     """A mention's merge key, the surface form it names (sets ``m.key``) and the type its kind
     word gives it ("RULER benchmark": Dataset), or ""."""
@@ -151,11 +156,6 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
             surface, key, _ = split
     m.key = key
     return key, surface, kind
-
-
-#: Enum members as module constants: ``Label.TASK`` is a class-attribute look-up, and this runs
-#: for every mention of a conference.
-_TASK, _METHOD = Label.TASK, Label.METHOD
 
 
 def _last_word_off(surface: str) -> tuple[str, str, str] | None:

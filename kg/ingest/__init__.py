@@ -16,7 +16,7 @@ could not be opened), and everything else is still read.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -137,21 +137,23 @@ def _file_papers(path: Path, memo: RecordMemo | None) -> list[Paper | Problem]:
         data = path.read_bytes()
     except OSError as exc:
         return [Problem(str(path), f"cannot read: {exc.strerror or exc}")]
-    key = memo.file_key(path, data) if memo is not None else b""
-    known = memo.file_items(key) if memo is not None else None
-    if known is not None:
-        return known
-    items = list(_read_file(path, data))
-    raws = [r for r in items if isinstance(r, Raw)]
-    converted = iter(
-        memo.to_papers(raws, path.stem)
-        if memo is not None
-        else [to_paper(r, path.stem) for r in raws]
-    )
-    papers = [record if isinstance(record, Problem) else next(converted) for record in items]
-    if memo is not None:
+    if memo is None:
+        return _parsed(path, data, lambda raws: [to_paper(r, path.stem) for r in raws])
+    key = memo.file_key(path, data)
+    papers = memo.file_items(key)
+    if papers is None:
+        papers = _parsed(path, data, lambda raws: memo.to_papers(raws, path.stem))
         memo.remember_file(key, papers)
     return papers
+
+
+def _parsed(
+    path: Path, data: bytes, convert: Callable[[list[Raw]], list[Paper | Problem]]
+) -> list[Paper | Problem]:
+    """The file's records made papers by ``convert``, and its problems, in file order."""
+    items = list(_read_file(path, data))
+    converted = iter(convert([r for r in items if isinstance(r, Raw)]))
+    return [record if isinstance(record, Problem) else next(converted) for record in items]
 
 
 def _read_file(path: Path, data: bytes) -> Iterator[Raw | Problem]:

@@ -582,23 +582,12 @@ def test_default_base_tokenizes_as_the_model_does() -> None:
     model's own rules and patterns, so the same tokens as the model loaded as it ships."""
     import spacy
 
-    from kg.extract.pipeline import DEFAULT_MODEL, MODEL_ALIASES, load_base
+    from kg.extract.pipeline import DEFAULT_MODEL, EXCLUDED, MODEL_ALIASES, load_base
 
     ours = load_base(DEFAULT_MODEL).tokenizer
     for name in MODEL_ALIASES[DEFAULT_MODEL]:
         try:
-            shipped = spacy.load(
-                name,
-                exclude=[
-                    "tok2vec",
-                    "tagger",
-                    "parser",
-                    "senter",
-                    "ner",
-                    "attribute_ruler",
-                    "lemmatizer",
-                ],
-            ).tokenizer
+            shipped = spacy.load(name, exclude=[*EXCLUDED, "tok2vec", "tagger", "senter"]).tokenizer
             break
         except OSError:
             continue

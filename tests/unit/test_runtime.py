@@ -6,7 +6,7 @@ import gc
 import os
 import platform
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -93,3 +93,24 @@ def test_a_dead_child_is_a_readable_error_and_close_stops_a_busy_one() -> None:
     started = time.monotonic()
     busy.close()
     assert time.monotonic() - started < 5
+
+
+def _doubles(receive: Callable[[], int]) -> Iterator[int]:
+    yield receive() * 2
+
+
+def _fails_at_once(receive: Callable[[], object]) -> Iterator[object]:
+    raise InputError("cannot start")
+    yield receive()
+
+
+@needs_fork
+def test_an_inbox_child_gets_what_the_parent_sends_and_its_error_waits() -> None:
+    stages = ForkedStages(_doubles, inbox=True)
+    stages.send(21)
+    assert stages.next(last=True) == 42
+    stopped = ForkedStages(_fails_at_once, inbox=True)
+    stopped._proc.join(timeout=30)  # it has ended, its error unread
+    stopped.send("texts")  # taken by no one: no error here
+    with pytest.raises(InputError, match="cannot start"):
+        stopped.next()
