@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     picks = random.Random(SEED).sample(papers, min(args.n, len(papers)))
     opt = graph_option()
 
-    from kg.related import related_papers
+    from kg.query.related import related_papers
 
     with Timer() as t_rel:
         for pid in picks:

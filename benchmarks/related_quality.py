@@ -11,12 +11,12 @@ Two evaluations (issue 6):
   top 10 (Jaccard of the lower-cased keyword sets, keywords equal to a primary-area name
   dropped; also the mean number of shared keywords).
 
-Methods: ``kg`` (kg.related's score on a graph built from the same papers; papers sharing no
+Methods: ``kg`` (kg.query.related's score on a graph built from the same papers; papers sharing no
 entity score 0; ties broken by paper id ascending, i.e. arbitrarily but deterministically),
 ``tfidf`` (scikit-learn cosine on title + abstract), ``bm25`` (rank-bm25 Okapi, the query's
 title + abstract as the query), ``specter`` (the shipped CSFCube rankings; CSFCube only),
 ``random`` (seeded shuffle). ``--variants`` adds prototype scorers (make_variants) computed
-from the same kg graph — experiments for improving kg.related, not shipped code.
+from the same kg graph — experiments for improving kg.query.related, not shipped code.
 
 Usage::
 
@@ -309,8 +309,8 @@ def with_aliases(G: Any, inner: Callable[[str], dict[str, float]]) -> Scorer:
 
 
 def kg_scorer(G: Any) -> Scorer:
-    """kg.related.related_papers' score (all papers sharing an entity; others score 0)."""
-    from kg.related import related_papers
+    """kg.query.related.related_papers' score (all papers sharing an entity; others score 0)."""
+    from kg.query.related import related_papers
 
     def inner(qid: str) -> dict[str, float]:
         if qid not in G:
@@ -322,7 +322,7 @@ def kg_scorer(G: Any) -> Scorer:
 
 # --------------------------------------------------------------------------- prototypes
 # Variants of kg's relatedness computed from the same graph (and the same texts), to find what
-# would close the gap to the text baselines. Experiments for kg.related, not shipped code.
+# would close the gap to the text baselines. Experiments for kg.query.related, not shipped code.
 
 
 class EntityIndex:
@@ -372,7 +372,7 @@ class EntityIndex:
         return out
 
     def adamic_adar(self, qid: str) -> dict[str, float]:
-        """kg.related v1 restricted to this index's entity types."""
+        """kg.query.related v1 restricted to this index's entity types."""
         out: dict[str, float] = defaultdict(float)
         for e, lab in self.ents.get(qid, {}).items():
             w = self.tw.get(lab, 0.5) / math.log(1 + max(1, self.df[e]))

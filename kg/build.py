@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -13,9 +12,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.cache import ExtractionCache, ResolverSnapshots, text_digest
-from kg.explore import data_counts
-from kg.extract.names import COINED, is_name_like
-from kg.extract.normalize import normalize_key
 from kg.extract.pipeline import (
     FEW_TEXTS,
     Extractor,
@@ -26,18 +22,24 @@ from kg.extract.pipeline import (
     model_name,
     pipeline_version,
 )
-from kg.extract.resolve import Resolver, by_key, known_terms, resolution_version
-from kg.graph import graph_data
+from kg.graph.assemble import graph_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
+from kg.query.explore import data_counts
+from kg.resolve import Resolver, by_key, resolution_version
+from kg.resolve.naming import (
+    OWN_DEFINITIONS_MIN_PAPERS,
+    display_name,
+    mark_own_definitions,
+    mark_title_names,
+)
 from kg.runtime import ForkedStages, can_fork, paused_gc, steady_malloc
-from kg.schema import Label, Rel
 from kg.store.file import graph_from_data, write_graph_data
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
     import networkx as nx
 
-    from kg.similarity import NeighbourLists
+    from kg.graph.similarity import NeighbourLists
 
 Progress = Callable[[int], None]
 
@@ -169,93 +171,6 @@ def extract_and_resolve(
     return mentions, entities, len(texts) - len(todo)
 
 
-def _first_words(text: str, n: int = 6) -> str:
-    words = text.split()
-    return " ".join(words[:n]) + ("…" if len(words) > n else "")
-
-
-#: Types a paper proposes without saying so: what its title names, what only it defines.
-_PROPOSED_TYPES = frozenset({Label.METHOD, Label.DATASET})
-
-
-def title_name(title: str) -> str | None:
-    """The name a title gives its paper's contribution: the part before the colon, when it
-    reads as a name ("GenDR: One-Step Diffusion..." -> "GenDR").
-
-    >>> title_name("GenDR: One-Step Diffusion for Detail Restoration"), title_name("AnyTouch 2: X")
-    ('GenDR', 'AnyTouch 2')
-    >>> title_name("Trust but verify: adaptive X"), title_name("Preventing Collapse")
-    (None, None)
-    """
-    head, colon, _ = title.partition(":")
-    head = head.strip()
-    if not colon or not head or len(head.split()) > 4:
-        return None
-    return head if COINED.match(head.split()[0]) else None
-
-
-def mark_title_names(paper: Paper, mentions: list[Mention]) -> None:
-    """A method or dataset the title names ("GenDR: ...") is what the paper proposes, even when
-    no sentence of the abstract says "we propose" (its mentions become PROPOSES)."""
-    name = title_name(paper.title) if paper.title else None
-    if name is None:
-        return
-    key = normalize_key(name)
-    entities = {m.entity for m in mentions if m.key == key and m.type in _PROPOSED_TYPES}
-    for m in mentions:
-        if m.entity in entities and m.type in _PROPOSED_TYPES:
-            m.role = Rel.PROPOSES
-
-
-#: Corpora smaller than this get no :func:`mark_own_definitions`: among a few dozen papers most
-#: names appear in one paper only, which then says nothing ("supervised fine-tuning (SFT)" in
-#: one of the 38 seed abstracts).
-OWN_DEFINITIONS_MIN_PAPERS = 500
-
-
-def mark_own_definitions(mentions: list[Mention], entities: dict[str, Entity]) -> None:
-    """A name the abstract defines with an acronym ("Relational Self-Attention (RSA)"), that no
-    other paper of the corpus names and no shipped list knows, is the paper's own: authors spell
-    out the acronyms of what they introduce. Its mentions become PROPOSES.
-
-    Why: the abstract often names a contribution's parts without a "we propose" before each
-    ("... with a Relational Self-Attention (RSA) module"). On the two ICLR development samples
-    this took PROPOSES accuracy from 0.890 to 0.908 and 0.913 (exact matches). Names known from
-    other papers ("Material Point Method (MPM)") are what a paper uses, and stay so.
-    """
-    known = known_terms()
-    defined = {m.entity for m in mentions if m.source == "defined" and m.entity}
-    for m in mentions:
-        entity = entities.get(m.entity) if m.entity in defined else None
-        if (
-            entity is not None
-            and entity.paper_count == 1
-            and m.type in _PROPOSED_TYPES
-            and is_name_like(entity.name)
-            and m.key not in known
-        ):
-            m.role = Rel.PROPOSES
-
-
-def display_name(paper: Paper, mentions: list[Mention]) -> str:
-    """A short name for a paper: its named contribution ("MetaEmbed"), else its title, else the
-    first words of its abstract."""
-    for m in mentions:
-        if (
-            m.role == Rel.PROPOSES
-            and m.type in (Label.METHOD, Label.DATASET)
-            and COINED.match(m.text)
-            and " " not in m.text  # one coined word ("MetaEmbed"), not a phrase
-        ):
-            return m.text
-    for m in mentions:  # a proposed multi-word name ("Weighted Gaussian Mechanism")
-        if m.role == Rel.PROPOSES and is_name_like(m.text) and len(m.text) <= 60:
-            return m.text
-    if paper.title:
-        return paper.title if len(paper.title) <= 60 else _first_words(paper.title, 8)
-    return _first_words(re.sub(r"\s+", " ", paper.abstract))
-
-
 @dataclass
 class _Extracted:
     ingested: IngestResult
@@ -270,7 +185,7 @@ def _similarity(
 ) -> dict[str, NeighbourLists]:
     # numpy and scipy are imported where the similarity is computed: in the child process, the
     # main one need not pay their 0.13 s (an incremental build does not otherwise use them).
-    from kg.similarity import neighbour_lists
+    from kg.graph.similarity import neighbour_lists
 
     return neighbour_lists(papers, cache_dir=cache_dir)
 

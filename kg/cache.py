@@ -241,7 +241,7 @@ def text_digest(text: str) -> str:
 
 class ResolverSnapshots:
     """The entity resolver of recent builds, saved with the papers it had resolved, so the next
-    build of a grown corpus resolves only the new papers (:class:`kg.extract.resolve.Resolver`
+    build of a grown corpus resolves only the new papers (:class:`kg.resolve.resolver.Resolver`
     is incremental). A snapshot is used only when every paper in it is still in the corpus with
     the same abstract, and was made with the same model and pipeline version; otherwise a build
     resolves everything, as without a cache. A missing, stale or damaged snapshot is ignored.

@@ -1,7 +1,7 @@
 """The single source of truth for kg's graph model.
 
 Every node label, relationship type and key property is named here. The NetworkX builder
-(`kg.graph`), the Neo4j loader (`kg.store.neo4j`), the `cypher/*.cypher` files and the HTML
+(`kg.graph.assemble`), the Neo4j loader (`kg.store.neo4j`), the `kg/cypher/*.cypher` files and the HTML
 styling (`kg.html`) all follow it, so a rename happens in one place.
 
 >>> Label.METHOD.value
@@ -81,7 +81,7 @@ PAPER_PROPERTIES = (
     "primary_area",
     "url",
     "source",
-    # The paper's most similar papers by text (kg.similarity), best first, as parallel lists
+    # The paper's most similar papers by text (kg.graph.similarity), best first, as parallel lists
     # (Neo4j stores only flat lists): ids, cosine scores, and the words behind each score.
     "similar",
     "similar_scores",

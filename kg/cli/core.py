@@ -181,9 +181,9 @@ def build(
 
 
 def _related_file(graph_path: Path, title: str, k: int) -> tuple[str, list[Any], Any]:
-    from kg.index import load_index
-    from kg.lookup import find_paper
-    from kg.related import related_papers
+    from kg.query.index import load_index
+    from kg.query.lookup import find_paper
+    from kg.query.related import related_papers
 
     index = load_index(graph_path)  # compact and cached: a big graph answers in well under 1 s
     pid = find_paper(index, title)
@@ -271,8 +271,8 @@ def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
       kg show MetaEmbed        # a paper, by what it proposes
       kg show MMEB             # an entity, by name or alias
     """
-    from kg.explore import describe_node
-    from kg.lookup import find_node
+    from kg.query.explore import describe_node
+    from kg.query.lookup import find_node
 
     G = load(graph_path)
     info = describe_node(G, find_node(G, name), limit)
@@ -303,7 +303,7 @@ def stats(graph_path: Path, as_json: bool) -> None:
     Example:
       kg stats --graph exports/graph.json
     """
-    from kg.explore import graph_stats
+    from kg.query.explore import graph_stats
 
     info = graph_stats(load(graph_path))
     if as_json:

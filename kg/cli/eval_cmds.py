@@ -88,7 +88,7 @@ def train_scierc(data: Path | None, output: Path | None, pretrain: bool,
       kg train scierc --output /tmp/scierc_ner
     """
     from kg.evaluate.scierc import DEFAULT_DATA, MODEL_DIR
-    from kg.evaluate.training import train
+    from kg.train.recogniser import train
 
     out = train(data or DEFAULT_DATA, output or MODEL_DIR, shared, workdir, pretrain,
                 max_steps=max_steps)
@@ -118,9 +118,9 @@ def train_retyper(data: Path | None, output: Path | None, recovery_output: Path 
       kg train retyper --output /tmp/retyper.npz
       kg eval scierc --split dev --component model --retyper /tmp/retyper.npz
     """
-    from kg.evaluate.retyper_training import train, train_recovery
     from kg.evaluate.scierc import DEFAULT_DATA
     from kg.extract.retyper import RECOVERY_MODEL, SHIPPED_MODEL
+    from kg.train.retyper import train, train_recovery
 
     out, n_spans, n_none = train(data or DEFAULT_DATA, output or SHIPPED_MODEL)
     click.echo(f"Trained on {n_spans} spans ({n_none} not entities); model written to {out}")
@@ -149,8 +149,8 @@ def train_tagger(shared: Path | None, output: Path | None, workdir: Path | None,
       kg train tagger --output /tmp/small_tagger --workdir /tmp/tagger-work
     """
     from kg.evaluate.scierc import DEFAULT_DATA
-    from kg.evaluate.tagger_training import train
     from kg.extract.pipeline import SMALL_TAGGER_DIR
+    from kg.train.tagger import train
 
     out = train(shared or DEFAULT_DATA.parent, output or SMALL_TAGGER_DIR, workdir, max_steps)
     click.echo(f"Tagger written to {out}")

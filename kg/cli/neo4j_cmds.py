@@ -142,7 +142,7 @@ def query_list(as_json: bool) -> None:
     Example:
       kg query list
     """
-    from kg.queries import list_queries
+    from kg.query.canned import list_queries
 
     queries = list_queries()
     if as_json:
@@ -164,7 +164,7 @@ def query_show(name: str, params: tuple[str, ...]) -> None:
     Example:
       kg query show shortest_connection -p paper_a=MetaEmbed -p paper_b=GIQA-Bench
     """
-    from kg.queries import get_query, parse_param_pairs
+    from kg.query.canned import get_query, parse_param_pairs
 
     click.echo(get_query(name).browser_text(parse_param_pairs(params)), nl=False)
 
@@ -182,7 +182,7 @@ def query_run(name: str, params: tuple[str, ...], as_json: bool, **conn_opts: An
       kg query run papers_on_dataset -p dataset=MMEB
       kg query run most_used_datasets --json
     """
-    from kg.queries import get_query, parse_param_pairs, run_query
+    from kg.query.canned import get_query, parse_param_pairs, run_query
 
     get_query(name)  # an unknown name fails before connecting
     with open_connection(**conn_opts) as conn:

@@ -41,7 +41,7 @@ def measure(texts: list[str], model: str | Path | None = None) -> dict[str, floa
     import spacy
 
     from kg.evaluate.scierc import load_model
-    from kg.evaluate.training import BASE_MODEL
+    from kg.train.recogniser import BASE_MODEL
 
     sm = spacy.load(BASE_MODEL)
     both = load_model(model)

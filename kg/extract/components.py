@@ -27,8 +27,8 @@ from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span, Token
 from spacy.util import registry
 
-from kg.extract import ner_decode
 from kg.extract.acronyms import find_long_form, is_acronym
+from kg.extract.fast import ner_decode
 from kg.extract.lexicon import Lexicon, load_lexicon
 from kg.extract.names import COINED, DATASET_SUFFIX, PROPN_LIKE, is_name_like
 from kg.extract.normalize import balanced_prefix, singularize

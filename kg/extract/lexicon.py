@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
+from pathlib import Path
 
 from kg.schema import Label
 
-_DATA = "kg.extract"
+DATA = Path(__file__).parent / "data"
 
 GAZETTEER_FILES: dict[Label, str] = {
     Label.DATASET: "gazetteers/datasets.tsv",
@@ -18,10 +18,15 @@ GAZETTEER_FILES: dict[Label, str] = {
 }
 
 
-def read_data_lines(name: str) -> list[str]:
-    """Non-empty, non-comment lines of ``kg/extract/data/<name>``."""
-    text = resources.files(_DATA).joinpath("data", *name.split("/")).read_text(encoding="utf-8")
+def read_word_list(path: Path) -> list[str]:
+    """The entries of a word list: its non-empty lines that are not ``#`` comments, stripped."""
+    text = path.read_text(encoding="utf-8")
     return [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.startswith("#")]
+
+
+def read_data_lines(name: str) -> list[str]:
+    """The entries of ``kg/extract/data/<name>`` (:func:`read_word_list`)."""
+    return read_word_list(DATA.joinpath(*name.split("/")))
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any
 
 from kg.errors import KgError, ModelError
 from kg.extract.normalize import normalize_key
-from kg.extract.resolve import RESOLUTION_DATA
 from kg.models import Mention
 from kg.runtime import ForkedStages, can_fork
 from kg.schema import Label, Rel
@@ -102,7 +101,7 @@ def load_pipeline(
     ``("kg_rules", "concepts", False)``; the defaults are what ``kg build`` uses.
     """
     import kg.extract.components  # noqa: F401  (registers the kg_* factories)
-    from kg.extract.gemm import use_fast_maxout, use_numpy_gemm  # thinc: only where spaCy runs
+    from kg.extract.fast.gemm import use_fast_maxout, use_numpy_gemm  # thinc: only where spaCy runs
 
     config: dict[str, dict[str, bool]] = {}
     for component, key, value in options:
@@ -136,18 +135,12 @@ def thinc_models(nlp: Language) -> Iterator[Any]:
             yield from thinc_models(inner)
 
 
-#: Files under kg/extract that run after the cache (on cached and fresh mentions alike), so
-#: editing them must not invalidate cached extractions: entity resolution and the word lists
-#: only it reads (its own fingerprint, ``resolution_version``, covers them).
-NOT_FINGERPRINTED = frozenset({"resolve.py", *RESOLUTION_DATA})
-
-
 def _hash_tree(root: Path) -> str:
     h = hashlib.sha256()
     for path in sorted(
         p
         for p in root.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts and p.name not in NOT_FINGERPRINTED
+        if p.is_file() and "__pycache__" not in p.parts
     ):
         h.update(str(path.relative_to(root)).encode())
         h.update(path.read_bytes())

@@ -59,7 +59,7 @@ phrases outside the recogniser's train spans instead, it had 18 positives of 4,0
 nothing. File: ``models/scierc_recovery.npz`` (:data:`RECOVERY_MODEL`).
 
 The model is one ``.npz`` of plain arrays (feature names, float16 weights, bias, settings). It
-is loaded with ``allow_pickle=False``. Training: :mod:`kg.evaluate.retyper_training`
+is loaded with ``allow_pickle=False``. Training: :mod:`kg.train.retyper`
 (``kg train retyper``).
 """
 

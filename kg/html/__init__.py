@@ -46,7 +46,7 @@ def resolve_focus(G: nx.MultiDiGraph, query: str) -> str:
     """A node id for ``--focus``: an exact node id, else the paper matched as in ``kg related``."""
     if query in G:
         return query
-    from kg.lookup import find_paper  # the lead's matcher (title, display name, fuzzy)
+    from kg.query.lookup import find_paper  # the lead's matcher (title, display name, fuzzy)
 
     return find_paper(G, query)
 

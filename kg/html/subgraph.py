@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from kg.errors import InputError
-from kg.related import entity_weight
+from kg.query.related import entity_weight
 from kg.schema import ENTITY_LABELS, LABEL_ATTR, TYPE_WEIGHT, Label
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)

@@ -504,11 +504,11 @@ def count_kg_graph(conn: Neo4jConnection) -> dict[str, dict[str, int]]:
 
 
 def related_papers_neo4j(conn: Neo4jConnection, paper_id: str, k: int | None = 10) -> list[Any]:
-    """The Cypher twin of :func:`kg.related.related_papers`: the same ranking and reasons,
+    """The Cypher twin of :func:`kg.query.related.related_papers`: the same ranking and reasons,
     computed by the canned query ``related_papers`` inside Neo4j."""
     from kg.errors import NotFoundError
-    from kg.queries import get_query
-    from kg.related import Related, Shared
+    from kg.query.canned import get_query
+    from kg.query.related import Related, Shared
 
     query = get_query("related_papers")
     records = conn.read(query.text, paper=paper_id, k=k if k is not None else 2**31 - 1)
@@ -531,7 +531,7 @@ def related_papers_neo4j(conn: Neo4jConnection, paper_id: str, k: int | None = 1
 
 def paper_lookup_graph(conn: Neo4jConnection) -> nx.MultiDiGraph:
     """A small graph of the papers in Neo4j and what they propose: enough for
-    :func:`kg.lookup.find_paper` to resolve a title or name without the graph file."""
+    :func:`kg.query.lookup.find_paper` to resolve a title or name without the graph file."""
     import networkx as nx
 
     G = nx.MultiDiGraph()
@@ -555,8 +555,8 @@ def paper_lookup_graph(conn: Neo4jConnection) -> nx.MultiDiGraph:
 
 def find_paper_neo4j(conn: Neo4jConnection, query: str) -> tuple[str, dict[str, Any]]:
     """Resolve ``query`` (title, display name, id or proposed entity) to a paper in Neo4j,
-    the same way :func:`kg.lookup.find_paper` does on the file. Returns (id, attributes)."""
-    from kg.lookup import find_paper
+    the same way :func:`kg.query.lookup.find_paper` does on the file. Returns (id, attributes)."""
+    from kg.query.lookup import find_paper
 
     G = paper_lookup_graph(conn)
     pid = find_paper(G, query)

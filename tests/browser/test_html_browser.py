@@ -104,7 +104,7 @@ def test_seeds_export_in_chromium(offline_page: Any, html_graph_path, screenshot
 def test_focus_export_in_chromium(offline_page: Any, html_graph_path, screenshot_dir, tmp_path):
     G = load_graph(html_graph_path)
     focus = _most_linked_paper(G)
-    # Focus by name as a user would (kg.lookup.find_paper matches it as `kg related` does).
+    # Focus by name as a user would (kg.query.lookup.find_paper matches it as `kg related` does).
     query = G.nodes[focus].get("display_name") or G.nodes[focus]["title"]
     result = export_html(G, tmp_path / "focus.html", focus=query, depth=2)
     assert result.selection.focus == focus

@@ -16,7 +16,7 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from kg.queries import get_query
+from kg.query.canned import get_query
 from tests.integration.conftest import neo4j_conn, neo4j_uri, seeds_loaded  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.neo4j]

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from kg.cli import main
-from kg.lookup import find_node, find_paper
-from kg.related import related_papers
+from kg.query.lookup import find_node, find_paper
+from kg.query.related import related_papers
 
 
 def linked(G: nx.MultiDiGraph, paper: str, rel: str) -> dict[str, dict]:
@@ -139,7 +139,7 @@ def test_incremental_build_extracts_only_new_papers_and_gives_the_cold_graph(
     assert inc["from_cache"] == base["papers"] and inc["papers"] > base["papers"]
     assert (tmp_path / "inc.json").read_bytes() == (tmp_path / "cold.json").read_bytes()
     # Each build saved its entity resolver: a rebuild of the same papers resolves none again.
-    from kg.extract.resolve import Resolver
+    from kg.resolve.resolver import Resolver
 
     added: list[str] = []
     real_add = Resolver.add

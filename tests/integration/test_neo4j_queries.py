@@ -10,8 +10,8 @@ from typing import Any
 import networkx as nx
 import pytest
 
-from kg.queries import QueryResult, get_query, list_queries, run_query
-from kg.related import related_papers
+from kg.query.canned import QueryResult, get_query, list_queries, run_query
+from kg.query.related import related_papers
 from kg.store.neo4j import related_papers_neo4j
 
 pytestmark = pytest.mark.neo4j

@@ -602,21 +602,20 @@ def test_default_base_tokenizes_as_the_model_does() -> None:
     assert [t.text for t in ours(text)] == [t.text for t in shipped(text)]
 
 
-def test_the_extraction_fingerprint_ignores_what_only_resolution_reads(tmp_path: Path) -> None:
-    """Editing entity resolution or its word lists keeps cached extractions; editing the
-    extraction does not."""
+def test_the_extraction_fingerprint_follows_every_file_of_the_extraction(tmp_path: Path) -> None:
+    """Editing any file of kg/extract (code, word list, model) invalidates cached extractions;
+    entity resolution lives in kg/resolve and has a fingerprint of its own."""
     import shutil
 
     import kg.extract
     from kg.extract.pipeline import _hash_tree
 
     root = tmp_path / "extract"
-    shutil.copytree(Path(kg.extract.__file__).parent, root)
+    shutil.copytree(Path(kg.extract.__file__).parent, root, ignore=shutil.ignore_patterns("models"))
     before = _hash_tree(root)
-    for name in ("resolve.py", "data/technique_heads.txt", "data/generic_names.txt"):
+    for name in ("pipeline.py", "data/task_heads.txt"):
         with (root / name).open("a", encoding="utf-8") as f:
             f.write("\n# edited\n")
-    assert _hash_tree(root) == before
-    with (root / "components.py").open("a", encoding="utf-8") as f:
-        f.write("\n# edited\n")
-    assert _hash_tree(root) != before
+        after = _hash_tree(root)
+        assert after != before
+        before = after

@@ -7,7 +7,7 @@ import pytest
 from thinc.api import NumpyOps
 from threadpoolctl import ThreadpoolController
 
-from kg.extract.gemm import OneThreadNumpyOps, use_fast_maxout, use_numpy_gemm
+from kg.extract.fast.gemm import OneThreadNumpyOps, use_fast_maxout, use_numpy_gemm
 
 
 @pytest.mark.parametrize(("trans1", "trans2"), [(False, False), (True, False), (False, True)])

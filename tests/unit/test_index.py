@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from kg.index import PaperIndex, index_path, load_index
-from kg.related import related_papers
+from kg.query.index import PaperIndex, index_path, load_index
+from kg.query.related import related_papers
 from kg.store.file import save_graph
 from tests.unit.test_related_lookup_store import small_graph
 
@@ -37,9 +37,9 @@ def test_the_cache_keeps_the_indexes_of_the_graphs_queried_last(
     import os
     import time
 
-    import kg.index
+    import kg.query.index
 
-    monkeypatch.setattr(kg.index, "KEEP_INDEXES", 2)
+    monkeypatch.setattr(kg.query.index, "KEEP_INDEXES", 2)
     cache = tmp_path / "cache"
     graphs = [save_graph(small_graph(), tmp_path / f"g{i}.json") for i in range(4)]
     for i, graph in enumerate(graphs[:2]):

@@ -14,7 +14,7 @@ import networkx as nx
 import pytest
 
 from kg.errors import Neo4jError, QueryError
-from kg.queries import cypher_literal, get_query, list_queries, parse_param_pairs, parse_query
+from kg.query.canned import cypher_literal, get_query, list_queries, parse_param_pairs, parse_query
 from kg.schema import ENTITY_LABELS, TEXT_WEIGHT, TYPE_WEIGHT, Label, Rel
 from kg.store.neo4j import (
     MANAGED,
@@ -273,10 +273,11 @@ def test_related_query_uses_the_schema_weights() -> None:
     assert f"{TEXT_WEIGHT} * similarity" in body
 
 
-def test_files_exist_in_top_level_cypher_and_in_package() -> None:
-    top = sorted(p.name for p in (REPO / "cypher").glob("*.cypher"))
-    packaged = sorted(Path(q.path).name for q in list_queries())
-    assert top == packaged
+def test_every_cypher_file_is_a_listed_query_and_no_symlink_is_needed() -> None:
+    folder = REPO / "kg" / "cypher"
+    assert folder.is_dir() and not folder.is_symlink()
+    files = sorted(p.name for p in folder.glob("*.cypher"))
+    assert files and files == sorted(Path(q.path).name for q in list_queries())
 
 
 def test_browser_text_and_params() -> None:
@@ -325,7 +326,7 @@ def test_wheel_ships_the_cypher_files(tmp_path: Path) -> None:
     wheel = next(tmp_path.glob("kg-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(Path(n).name for n in names if n.startswith("kg/cypher/"))
-    assert shipped == sorted(p.name for p in (REPO / "cypher").glob("*.cypher"))
+    assert shipped == sorted(p.name for p in (REPO / "kg" / "cypher").glob("*.cypher"))
 
 
 # --------------------------------------------------------------------------- CLI, no server

@@ -10,7 +10,7 @@ import pytest
 import spacy
 from spacy.tokens import Doc, Span
 
-from kg.extract import ner_decode
+from kg.extract.fast import ner_decode
 from kg.extract.pipeline import SHIPPED_MODEL_DIR, load_pipeline
 
 SEEDS = sorted((Path(__file__).parents[2] / "seeds").glob("*.txt"))

@@ -6,8 +6,8 @@ import networkx as nx
 import pytest
 
 from kg.errors import AmbiguousError, GraphFileError, NotFoundError
-from kg.lookup import find_node, find_paper
-from kg.related import related_papers
+from kg.query.lookup import find_node, find_paper
+from kg.query.related import related_papers
 from kg.store.file import export_graph, load_graph, save_graph
 
 

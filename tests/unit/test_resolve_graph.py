@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kg.extract.resolve import resolve_entities
-from kg.graph import build_graph
+from kg.graph.assemble import build_graph
 from kg.models import Mention, Paper
+from kg.resolve.resolver import resolve_entities
 from kg.schema import Label, Rel
 from kg.store.file import load_graph, save_graph
 
@@ -337,7 +337,7 @@ def test_same_input_same_bytes(tmp_path: Path) -> None:
 
 
 def test_graph_data_is_what_the_graph_file_holds(tmp_path: Path) -> None:
-    from kg.graph import graph_data
+    from kg.graph.assemble import graph_data
     from kg.store.file import graph_to_data, write_graph_data
 
     papers, mentions = corpus()
@@ -353,7 +353,7 @@ def test_graph_data_is_what_the_graph_file_holds(tmp_path: Path) -> None:
 
 
 def test_resolver_fed_in_any_order_gives_the_same_entities() -> None:
-    from kg.extract.resolve import Resolver
+    from kg.resolve.resolver import Resolver
 
     papers, mentions = corpus()
     expected = resolve_entities(mentions)
@@ -370,7 +370,7 @@ def test_resolver_fed_in_any_order_gives_the_same_entities() -> None:
 
 
 def test_the_name_a_title_gives_is_what_the_paper_proposes() -> None:
-    from kg.build import mark_title_names
+    from kg.resolve.naming import mark_title_names
 
     papers = {
         "p0": Paper(id="p0", abstract="...", title="GenDR: One-Step Diffusion for Restoration"),
@@ -396,7 +396,7 @@ def test_a_name_only_this_paper_defines_is_its_own() -> None:
     contribution; a long form another paper names too, or a known one, is used."""
     from dataclasses import replace
 
-    from kg.build import mark_own_definitions
+    from kg.resolve.naming import mark_own_definitions
 
     def defined(long_form: str, acronym: str) -> list[Mention]:
         named = mention(long_form, Label.METHOD)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from kg.cache import KEEP_SNAPSHOTS, ResolverSnapshots, text_digest
-from kg.extract.resolve import Resolver, resolve_entities
 from kg.models import Mention
+from kg.resolve.resolver import Resolver, resolve_entities
 from kg.schema import DEFAULT_ROLE, Label, Rel
 
 #: Names that collide on purpose: case and plural variants, model classes, two long forms
@@ -146,7 +146,7 @@ def test_resolution_version_is_the_same_in_every_process() -> None:
     import subprocess
     import sys
 
-    code = "from kg.extract.resolve import resolution_version; print(resolution_version())"
+    code = "from kg.resolve import resolution_version; print(resolution_version())"
     seen = {
         subprocess.run(
             [sys.executable, "-c", code],

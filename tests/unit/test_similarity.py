@@ -1,4 +1,4 @@
-"""kg.similarity: the TF-IDF it computes without scikit-learn, and the neighbour lists."""
+"""kg.graph.similarity: the TF-IDF it computes without scikit-learn, and the neighbour lists."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from kg.graph.similarity import Neighbour, text_neighbours, tfidf_matrix
 from kg.models import Paper
-from kg.similarity import Neighbour, text_neighbours, tfidf_matrix
 
 TEXTS = [
     "Graph neural networks for molecule property prediction on QM9.",
@@ -84,7 +84,7 @@ def test_small_inputs() -> None:
 
 
 def test_neighbour_lists_are_text_neighbours_as_lists() -> None:
-    from kg.similarity import neighbour_lists
+    from kg.graph.similarity import neighbour_lists
 
     ps = papers(["graph neural networks", "graph networks for molecules", "protein folding"])
     want = {
@@ -97,7 +97,7 @@ def test_neighbour_lists_are_text_neighbours_as_lists() -> None:
 
 @pytest.mark.parametrize("top", [90_000, 2**20 - 1, 5_000_000])
 def test_one_sort_key_orders_by_row_then_value_largest_first_ties_kept(top: int) -> None:
-    from kg.similarity import _row_major_order
+    from kg.graph.similarity import _row_major_order
 
     rng = np.random.default_rng(7)
     rows = np.sort(np.append(rng.integers(0, top, 20_000), top))
@@ -107,11 +107,11 @@ def test_one_sort_key_orders_by_row_then_value_largest_first_ties_kept(top: int)
 
 
 def test_shared_terms_in_chunks_of_pairs_are_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    import kg.similarity
+    import kg.graph.similarity
 
     ps = papers(TEXTS + TEXTS[:2])
     whole = text_neighbours(ps)
-    monkeypatch.setattr(kg.similarity, "PAIR_CHUNK", 3)  # many chunks, one not full
+    monkeypatch.setattr(kg.graph.similarity, "PAIR_CHUNK", 3)  # many chunks, one not full
     assert text_neighbours(ps) == whole
     assert sum(len(ns) for ns in whole.values()) > 3 * 3
 
@@ -120,13 +120,13 @@ def test_shared_terms_in_chunks_of_pairs_are_the_same(monkeypatch: pytest.Monkey
 def test_frequent_terms_as_dense_columns_give_the_same_neighbours(
     monkeypatch: pytest.MonkeyPatch, share: float, cap: int
 ) -> None:
-    import kg.similarity
-    from kg.similarity import _split_frequent
+    import kg.graph.similarity
+    from kg.graph.similarity import _split_frequent
 
     ps = papers(TEXTS + TEXTS[:2])
-    monkeypatch.setattr(kg.similarity, "DENSE_SHARE", share)
-    monkeypatch.setattr(kg.similarity, "DENSE_TERMS", cap)
-    monkeypatch.setattr(kg.similarity, "BLOCK", 4)  # blocks of rows, the last one short
+    monkeypatch.setattr(kg.graph.similarity, "DENSE_SHARE", share)
+    monkeypatch.setattr(kg.graph.similarity, "DENSE_TERMS", cap)
+    monkeypatch.setattr(kg.graph.similarity, "BLOCK", 4)  # blocks of rows, the last one short
     X, _ = tfidf_matrix([f"{p.title}. {p.abstract}" for p in ps])
     dense, rest = _split_frequent(X)
     df = np.bincount(X.indices, minlength=X.shape[1])
@@ -142,8 +142,8 @@ def test_term_counts_kept_in_a_cache_folder_are_counted_once(
 ) -> None:
     import sqlite3
 
-    import kg.similarity
-    from kg.similarity import term_counts
+    import kg.graph.similarity
+    from kg.graph.similarity import term_counts
 
     texts = [f". {t}" for t in TEXTS]
     plain = term_counts(texts)
@@ -153,13 +153,13 @@ def test_term_counts_kept_in_a_cache_folder_are_counted_once(
     )
     assert term_counts(texts, tmp_path) == plain  # counted, and stored
     counted: list[str] = []
-    real = kg.similarity._count_terms
+    real = kg.graph.similarity._count_terms
 
     def counting(text: str, stops: frozenset[str]) -> tuple:
         counted.append(text)
         return real(text, stops)
 
-    monkeypatch.setattr(kg.similarity, "_count_terms", counting)
+    monkeypatch.setattr(kg.graph.similarity, "_count_terms", counting)
     more = [*texts, "Graph graph networks again."]
     assert term_counts(more, tmp_path) == [*plain, (("graph", "networks"), (2, 1))]
     assert counted == ["Graph graph networks again."]  # only the new text

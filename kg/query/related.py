@@ -4,7 +4,7 @@ paper, and whose words are most alike.
 A shared entity counts for ``TYPE_WEIGHT[type] / ln(1 + paper_count)`` (Adamic–Adar style): a
 dataset used by three papers says more than a concept used by three hundred, and a named
 method more than a broad concept. The text similarity (cosine of TF-IDF vectors, stored at build
-time for each paper's nearest neighbours, see :mod:`kg.similarity`) adds
+time for each paper's nearest neighbours, see :mod:`kg.graph.similarity`) adds
 ``TEXT_WEIGHT * cosine``. Every result carries its reasons: the shared entities and the words
 behind the similarity.
 """
@@ -15,7 +15,7 @@ import math
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
-from kg.index import PaperIndex, as_index
+from kg.query.index import PaperIndex, as_index
 from kg.schema import TEXT_WEIGHT, TYPE_WEIGHT, Label
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def related_papers(
     """The ``k`` papers most related to ``paper`` (a paper id), best first, with reasons.
 
     ``k=None`` returns every paper that shares anything. Ties are broken by paper id.
-    ``source`` is a graph or, for repeated queries, its :class:`~kg.index.PaperIndex`.
+    ``source`` is a graph or, for repeated queries, its :class:`~kg.query.index.PaperIndex`.
 
     >>> import networkx as nx
     >>> G = nx.MultiDiGraph()

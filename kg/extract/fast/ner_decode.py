@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from kg.extract.gemm import max_of_pieces
+from kg.extract.fast.gemm import max_of_pieces
 
 # Move types of spaCy's BiluoPushDown (spacy.pipeline._parser_internals.ner), by name prefix,
 # and the numbers :func:`decode` gives them (the two that end an entity last).

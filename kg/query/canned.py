@@ -1,7 +1,7 @@
 """Canned Cypher queries: one ``.cypher`` file per query, shipped inside the package.
 
-The files live in the top-level ``cypher/`` directory of the source tree, which is also the
-package ``kg.cypher`` (``kg/cypher`` links to it), so ``pip install .`` ships them.
+The files live in ``kg/cypher/`` and ship as package data, so ``pip install .`` installs them
+and the Neo4j Browser user can copy them from there (``kg query show NAME`` prints one).
 
 Each file starts with a header of ``//`` comment lines::
 
@@ -20,7 +20,6 @@ import difflib
 import json
 from dataclasses import dataclass, field
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from kg.errors import QueryError
@@ -129,8 +128,6 @@ def parse_query(text: str, path: str = "") -> Query:
 
 def _files() -> list[Any]:
     root: Any = resources.files("kg") / "cypher"
-    if not root.is_dir():  # a source checkout without the kg/cypher link
-        root = Path(__file__).resolve().parent.parent / "cypher"
     return sorted((f for f in root.iterdir() if f.name.endswith(".cypher")), key=lambda f: f.name)
 
 

@@ -5,7 +5,7 @@ kg's pipeline needs part-of-speech tags only (the SciERC recogniser and the re-t
 of all extraction time; this tagger is distilled from them on in-domain text at a third of
 their cost per token:
 
-1. The unlabelled scientific texts of :func:`kg.evaluate.training.write_pretrain_corpus`
+1. The unlabelled scientific texts of :func:`kg.train.recogniser.write_pretrain_corpus`
    (SciERC dev/test texts excluded) are tagged by en_core_web_sm: silver TAGs. A stable hash
    keeps 5% aside to measure agreement.
 2. ``spacy train`` with ``kg/extract/models/small_tagger.cfg``: a tagger with its own inline
@@ -27,8 +27,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from kg.evaluate.training import BASE_MODEL, write_pretrain_corpus
 from kg.extract.pipeline import EXCLUDED, SMALL_TAGGER_DIR
+from kg.train.recogniser import BASE_MODEL, write_pretrain_corpus
 
 CONFIG = SMALL_TAGGER_DIR.parent / "small_tagger.cfg"
 

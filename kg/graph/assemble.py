@@ -17,7 +17,7 @@ from kg.store.file import FORMAT_VERSION, graph_from_data
 if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
     import networkx as nx
 
-    from kg.similarity import NeighbourLists  # numpy and scipy: 0.2 s more
+    from kg.graph.similarity import NeighbourLists  # numpy and scipy: 0.2 s more
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
 #: graph keeps the *shared* ones (named methods, datasets, tasks and metrics are always kept).

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from rapidfuzz import fuzz, process
 
 from kg.errors import AmbiguousError, NotFoundError
-from kg.index import PaperIndex, as_index
+from kg.query.index import PaperIndex, as_index
 from kg.schema import Label, Rel
 
 if TYPE_CHECKING:

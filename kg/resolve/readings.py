@@ -1,0 +1,275 @@
+"""How a phrase reads: as a name, a technique, a task, a metric, an activity, a class of models.
+
+Entity resolution (:mod:`kg.resolve.resolver`) asks these questions of each merged phrase to
+decide whether it is a named Method, Dataset, Task or Metric, or a Concept. They look only at the
+phrase's words, its merge key and the shipped word lists (:mod:`kg.resolve.words`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from kg.extract.names import COINED
+from kg.extract.normalize import clean_surface, normalize_key
+from kg.models import Mention
+from kg.resolve.words import resolution_words
+from kg.schema import Label
+
+_DIGIT = re.compile(r"\d")
+_NAME_CHAR = re.compile(r"[A-Z0-9]")
+#: Trailing words that only say "a task" ("code generation tasks"): the head is the word before.
+_TASK_WORDS = frozenset({"task", "problem", "setting", "benchmark"})
+#: ... and words that only say "a method" after a technique ("gradient descent algorithm").
+_METHOD_WORDS = frozenset({"algorithm", "method", "procedure", "technique"})
+#: Lower-case words after a name that say what kind of thing it is, not which: "FooNet framework"
+#: is FooNet, "HumanRef dataset" is HumanRef, "CUDA implementations" is CUDA. ("model",
+#: "network" and "algorithm" are left on: "Ising model", "Viterbi algorithm" are names.)
+KIND_WORDS = frozenset(
+    f"{w}{s}"
+    for w in [
+        *("framework", "pipeline", "implementation", "variant", "scheme", "dataset"),
+        *("benchmark", "suite", "toolkit", "library", "family", "approach", "method"),
+    ]
+    for s in ("", "s")
+) | {"series"}
+_KIND_KEYS = frozenset(normalize_key(w) for w in KIND_WORDS)
+#: The type a kind word after a coined name says ("RULER benchmark").
+_KIND_LABEL = {
+    f"{w}{s}": Label.DATASET.value for w in ("dataset", "benchmark", "suite") for s in ("", "s")
+}
+#: A mention whose kind word says what it is ("RULER benchmark") outvotes a few mentions typed
+#: only by their shape (the coined-word rule calls every coined name a method).
+KIND_VOTES = 3
+#: A hyphen-suffixed modifier that makes a phrase a description of a kind ("UCB-based
+#: algorithm", "REPO-trained models", "LLM-based agents") rather than a name.
+DESCRIPTIVE = re.compile(
+    r"\S-(?:based|driven|trained|guided|style|like|powered|centric|oriented|augmented|enhanced|"
+    r"conditioned|specific)\s(?:.*\s)?[a-z][a-z-]*$"
+    # The adjective alone: "ETR-predicted", "non-UCB-based" describe, they name nothing.
+    r"|^\S+-(?:[a-z]+ed|based|style|like|centric|specific)$"
+)
+#: Mention sources that only fire on names or known terms.
+NAME_EVIDENCE = frozenset({"gazetteer", "lexicon", "coined", "named_dataset", "acronym", "defined"})
+
+
+def written_as_name(text: str, sentence: str) -> bool:
+    """True when a mention is written as a name: a digit or a capital after its first letter,
+    or a capital first letter in the middle of a sentence.
+
+    >>> written_as_name("Mesa layer", "We study the Mesa layer."), written_as_name("GRPO", "")
+    (True, True)
+    >>> written_as_name("Object referring", "Object referring is hard.")
+    False
+    """
+    rest = text[1:]
+    if rest.lower() != rest or _DIGIT.search(text):  # string methods: 150k calls a conference
+        return True
+    return text[:1].isupper() and not sentence.startswith(text)
+
+
+def without_kind_word(surface: str) -> str | None:
+    """A name without the word after it that says what kind of thing it is, or None.
+
+    >>> without_kind_word("HumanRef dataset"), without_kind_word("Lean 4 benchmark")
+    ('HumanRef', 'Lean 4')
+    >>> without_kind_word("unified framework"), without_kind_word("Ising model")
+    (None, None)
+    """
+    words = surface.split()
+    if len(words) > 1 and words[-1] in KIND_WORDS and _NAME_CHAR.search(words[-2]):
+        return " ".join(words[:-1])
+    return None
+
+
+#: Enum members as module constants: ``Label.TASK`` is a class-attribute look-up, and
+#: :func:`mention_key` runs for every mention of a conference.
+_TASK, _METHOD = Label.TASK, Label.METHOD
+
+
+def mention_key(m: Mention) -> tuple[str, str, str]:
+    """A mention's merge key, the surface form it names (sets ``m.key``) and the type its kind
+    word gives it ("RULER benchmark": Dataset), or ""."""
+    surface = m.canonical or m.text
+    # Merge keys come computed from the extraction (and its cache); hand-made mentions may
+    # lack one.
+    key = m.key or normalize_key(surface)
+    kind = ""
+    last = key.rpartition("-")[2]
+    if last in _KIND_KEYS:  # rare: the string work only then
+        cleaned = clean_surface(surface)
+        base = without_kind_word(cleaned)
+        if base:
+            # Only a coined name's kind word says what it is: "Visual Question Answering
+            # benchmark" is a benchmark *for* a task, "SR methods" methods for one.
+            if COINED.match(base):
+                kind = _KIND_LABEL.get(cleaned.rpartition(" ")[2], "")
+            surface, key = base, normalize_key(base)
+            last = key.rpartition("-")[2]
+    elif m.type is _TASK and key.endswith("-task"):
+        # "image synthesis tasks" are image synthesis. Two words at least must remain: "few-shot
+        # tasks" or "downstream tasks" say which tasks, not what task.
+        split = _last_word_off(surface)
+        if split and split[2].lower() in ("task", "tasks"):
+            surface, key, _ = split
+            last = key.rpartition("-")[2]
+    if last in _METHOD_WORDS and m.type is _METHOD:
+        # "magnetic mirror descent algorithm" is magnetic mirror descent, "data augmentation
+        # techniques" data augmentation: a technique's name needs no word saying it is one.
+        # (After the kind words: "methods" after a lower-case phrase is left to this.)
+        split = _last_word_off(surface)
+        if split and (
+            reads_as_technique(split[1], split[0]) or reads_as_activity(split[1], split[0])
+        ):
+            surface, key, _ = split
+    m.key = key
+    return key, surface, kind
+
+
+def _last_word_off(surface: str) -> tuple[str, str, str] | None:
+    """The phrase without its last word, that phrase's merge key and the word, when two words or
+    more remain ("image synthesis tasks" -> "image synthesis", "image-synthesis", "tasks")."""
+    words = clean_surface(surface).split()
+    if len(words) < 3:
+        return None
+    base = " ".join(words[:-1])
+    return base, normalize_key(base), words[-1]
+
+
+def generic_modifier(name: str, generic: frozenset[str]) -> bool:
+    """Whether ``name`` is a generic name followed by lower-case words only: "AI agents", "GPU
+    hours", "ML models", "AI-generated text" are kinds of things, not names.
+
+    >>> g = frozenset({"ai", "gpu"})
+    >>> [generic_modifier(n, g) for n in ("AI agents", "AI-generated text", "AI2 Reasoning")]
+    [True, True, False]
+    """
+    first, sep, rest = name.partition(" ")
+    head, hyphen, tail = first.partition("-")
+    if hyphen and normalize_key(head) in generic:  # "AI-generated text"
+        return f"{tail} {rest}".strip().islower()
+    return bool(sep) and normalize_key(first) in generic and rest.islower()
+
+
+def is_model_class(key: str, names: dict[str, int]) -> bool:
+    """A broad class of models or agents, not a method: "... model(s)" or "... agent(s)" that
+    papers write in lower case ("large language models", "diffusion models", "reward model",
+    "deep research agents"), even when an acronym names it ("LLMs"). "Gaussian mixture model"
+    or "Qwen2.5-VL model" are always written as names.
+
+    >>> is_model_class("large-language-model", {"large language models": 3, "LLMs": 9})
+    True
+    >>> is_model_class("gaussian-mixture-model", {"Gaussian mixture model": 2})
+    False
+    >>> is_model_class("web-agent", {"web agents": 2})
+    True
+    """
+    return key.rpartition("-")[2] in _CLASS_HEADS and any(n == n.lower() for n in names)
+
+
+_CLASS_HEADS = frozenset({"model", "agent"})
+
+
+def _rated(name: str) -> bool:
+    """Whether a word before the phrase's head rates or places it ("real-world", "complex":
+    ``generic_modifiers.txt``)."""
+    modifiers = resolution_words().modifiers
+    return any(w in modifiers for w in name.lower().split()[:-1])
+
+
+def reads_as_technique(key: str, name: str) -> bool:
+    """Whether a method phrase with no name's evidence reads as a technique: it ends in a
+    technique head (``technique_heads.txt``) and no word before it rates or places it.
+
+    >>> reads_as_technique("ridge-regression", "ridge regression")
+    True
+    >>> reads_as_technique("efficient-fine-tuning", "efficient fine-tuning")
+    False
+    >>> reads_as_technique("minibatch-back-propagation", "minibatch back-propagation")
+    True
+    """
+    techniques = resolution_words().techniques
+    words = key.split("-")
+    # The head may be written with a hyphen: "back-propagation", "pre-training".
+    heads = (words[-1], "".join(words[-2:]))
+    return len(words) > 1 and any(h in techniques for h in heads) and not _rated(name)
+
+
+def reads_as_metric(key: str, name: str) -> bool:
+    """Whether a metric phrase with no name's evidence reads as a metric: it ends in a metric of
+    kg's curated list (``metric_terms.txt``) and no word before it rates or places it.
+
+    >>> reads_as_metric("language-modeling-perplexity", "language modeling perplexity")
+    True
+    >>> reads_as_metric("task-success-rate", "task success rates")
+    True
+    >>> reads_as_metric("generalization-error-formula", "generalization error formulae")
+    False
+    >>> reads_as_metric("attention-map", "attention maps")  # not mAP
+    False
+    """
+    metrics = resolution_words().metrics
+    words = key.split("-")
+    return any("-".join(words[i:]) in metrics for i in range(len(words))) and not _rated(name)
+
+
+#: Nouns that end in "-ing" and name no activity ("one-shot setting", "token embedding").
+_ING_NOUNS = frozenset({"setting", "string", "thing", "embedding", "ring", "building"})
+
+
+def reads_as_activity(key: str, name: str) -> bool:
+    """Whether a phrase names an activity: a gerund after a modifier ("curriculum learning",
+    "linear probing"), not a technique's (``technique_heads.txt``), nor a plural noun that ends in
+    "-ing" ("discriminative embeddings"), with no word before it that rates or places it.
+
+    >>> [reads_as_activity(k, n) for k, n in [("majority-voting", "majority voting"),
+    ...     ("discriminative-embedding", "discriminative embeddings"),
+    ...     ("complex-reasoning", "complex reasoning")]]
+    [True, False, False]
+    """
+    words = key.split("-")
+    return (
+        _gerund(words)
+        and words[-1] not in _ING_NOUNS
+        and not name.endswith("ings")
+        and not _rated(name)
+    )
+
+
+def _gerund(words: list[str]) -> bool:
+    """Whether a phrase's words end in a gerund after a modifier that is no technique's head
+    ("object referring", "curriculum learning"; not "prompt tuning")."""
+    return (
+        len(words) > 1
+        and words[-1].endswith("ing")
+        and words[-1] not in resolution_words().techniques
+    )
+
+
+def reads_as_task(key: str, name: str) -> bool:
+    """Whether a task phrase with no name's evidence reads as a research task: its head (before
+    a trailing "tasks") is a task head of ``task_heads.txt`` ("generation", "reasoning") or a
+    gerund after a modifier ("object referring"), and no word before it rates or places it
+    (``generic_modifiers.txt``: "real-world", "complex").
+
+    >>> reads_as_task("code-generation-task", "code generation tasks")
+    True
+    >>> [reads_as_task(k, n) for k, n in [("real-world-application", "real-world applications"),
+    ...     ("complex-reasoning", "complex reasoning"), ("model-design", "model design")]]
+    [False, False, False]
+    """
+    lists = resolution_words()
+    words = key.split("-")
+    while len(words) > 1 and words[-1] in _TASK_WORDS:
+        words.pop()
+    head = words[-1]
+    # A gerund after a modifier names an activity too ("object referring", "image captioning"),
+    # unless it is a technique's ("prompt tuning", "hard-negative mining").
+    if (
+        not _gerund(words)
+        and head not in lists.task_heads
+        and "-".join(words[-2:]) not in lists.task_heads
+    ):
+        return False
+    return not _rated(name)
+
+
