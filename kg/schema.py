@@ -1,8 +1,8 @@
 """The single source of truth for kg's graph model.
 
 Every node label, relationship type and key property is named here. The NetworkX builder
-(`kg.graph.assemble`), the Neo4j loader (`kg.store.neo4j`), the `kg/cypher/*.cypher` files and the HTML
-styling (`kg.html`) all follow it, so a rename happens in one place.
+(`kg.graph.assemble`), the Neo4j loader (`kg.store.neo4j`), the `kg/cypher/*.cypher` files and
+the HTML styling (`kg.html`) all follow it, so a rename happens in one place.
 
 >>> Label.METHOD.value
 'Method'

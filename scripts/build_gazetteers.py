@@ -5,7 +5,7 @@ name lists in ../shared/data/gazetteers (CC BY-SA 4.0; see ATTRIBUTION.md beside
 Many PwC names are common words ("Score", "Attention", "Yelp"), so only entries that look like
 names are kept: a digit or an inner capital ("CIFAR-10", "ImageNet", "LoRA"), an all-caps
 acronym of 3+ letters, or a multi-word name. Multi-word entries are matched case-insensitively,
-single-word entries case-sensitively (see kg/extract/components.py).
+single-word entries case-sensitively (see kg/extract/gazetteer.py).
 
 Usage: python scripts/build_gazetteers.py [--data ../shared/data/gazetteers]
 """

@@ -1,116 +1,59 @@
-"""Acronym definitions inside one abstract: "micro-expression recognition (MER)".
+"""The ``kg_acronyms`` component: "long form (ACR)" definitions inside an abstract.
 
-The matching follows Schwartz & Hearst (2003): walk the acronym's characters right to left and
-find them, in order, in the words before the parenthesis, the first character at the start of a
-word. The shortest long form that covers the acronym wins.
-
->>> find_long_form("MER", "micro-expression recognition")
-'micro-expression recognition'
->>> find_long_form("MMEB", "on the Massive Multimodal Embedding Benchmark")
-'Massive Multimodal Embedding Benchmark'
->>> find_long_form("LLMs", "training of large language models")
-'large language models'
->>> find_long_form("XYZ", "a plain sentence") is None
-True
+It records ACR → long form in ``doc._.kg_acronyms`` and makes the whole definition a candidate
+(``kg_mentions`` later adds the acronym inside it as a mention of its own, so that every other
+use of ACR links to the long form's entity). The matching itself is spaCy-free
+(:mod:`kg.extract.long_forms`).
 """
 
 from __future__ import annotations
 
-import re
+from spacy.language import Language
+from spacy.tokens import Doc
 
-from kg.extract.normalize import acronym_letters
+from kg.extract.long_forms import find_long_form
+from kg.extract.spans import UNKNOWN, add_candidate, bracketed_acronym, ensure_group
 
-# An acronym: 2-10 characters, starts with a letter, at least two capitals ("MER", "ViDoRe",
-# "LLMs", "T2I"); a plain capitalised word ("Adam") is not one.
-ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9\-]{1,9}$")
-_STOP_AT = {"(", ")", ";", ":", "[", "]"}
-
-
-def is_acronym(text: str) -> bool:
-    """True for strings that look like acronyms.
-
-    >>> is_acronym("MER"), is_acronym("ViDoRe"), is_acronym("Adam"), is_acronym("GPT-4")
-    (True, True, False, True)
-    """
-    return bool(ACRONYM.match(text))
+if not Doc.has_extension("kg_acronyms"):
+    Doc.set_extension("kg_acronyms", default=None)
 
 
-def find_long_form(acronym: str, before: str) -> str | None:
-    """The long form of ``acronym`` at the end of ``before`` (the text before "(ACR)")."""
-    letters = acronym_letters(acronym)
-    if len(letters) < 2:
-        return None
-    words = before.split()
-    max_words = min(len(letters) + 5, len(letters) * 2)
-    words = words[-max_words:]
-    # Cut at clause punctuation: a long form never spans "(", ";" or ":".
-    for i in range(len(words) - 1, -1, -1):
-        if words[i] in _STOP_AT or words[i].endswith((";", ":", ",")) and i < len(words) - 1:
-            words = words[i + 1 :]
-            break
-    candidate = " ".join(words)
-    by_initials = _match_initials(letters, words)
-    if by_initials is not None:
-        return by_initials
-    lower = candidate.lower()
-    s_index = len(letters) - 1
-    l_index = len(lower) - 1
-    while s_index >= 0:
-        ch = letters[s_index]
-        # Find ch to the left; the first acronym letter must start a word.
-        while l_index >= 0 and (
-            lower[l_index] != ch or (s_index == 0 and l_index > 0 and lower[l_index - 1].isalnum())
-        ):
-            l_index -= 1
-        if l_index < 0:
-            return None
-        l_index -= 1
-        s_index -= 1
-    start = lower.rfind(" ", 0, l_index + 1) + 1
-    long_form = candidate[start:].strip(" ,.;:\"'")
-    if not long_form or len(long_form) <= len(acronym) or long_form.lower() == acronym.lower():
-        return None
-    # Reject long forms that swallowed most of a clause (more words than letters allow).
-    if len(long_form.split()) > max_words:
-        return None
-    return long_form
+@Language.factory(
+    "kg_acronyms", assigns=["doc._.kg_acronyms", "doc.spans"], requires=["token.text"]
+)
+def make_acronyms(nlp: Language, name: str) -> AcronymFinder:
+    return AcronymFinder()
 
 
-def _match_initials(letters: str, words: list[str]) -> str | None:
-    """Long form whose word (or hyphen-part) initials spell the acronym, if there is one.
+class AcronymFinder:
+    """Finds "long form (ACR)" and records ACR → long form; the long form becomes a candidate."""
 
-    Tried before the character walk because it is right whenever it applies: the walk happily
-    matches a letter inside a word ("Multimodal") and drops the word before it.
-    """
-    # (word index, initial) for every word and every hyphen-separated part of a word.
-    initials: list[tuple[int, str]] = []
-    for i, word in enumerate(words):
-        for j, part in enumerate(p for p in re.split(r"[-/]", word) if p):
-            if part[0].isalnum():
-                initials.append((i, part[0].lower()))
-                if j == 0:
-                    initials[-1] = (i, part[0].lower())
-    # Walk right to left, allowing skipped small words ("of", "for", "and").
-    s_index, k = len(letters) - 1, len(initials) - 1
-    first_word = None
-    while s_index >= 0 and k >= 0:
-        word_index, initial = initials[k]
-        if initial == letters[s_index]:
-            s_index -= 1
-            first_word = word_index
-        elif words[word_index].lower() not in {
-            "of",
-            "for",
-            "and",
-            "the",
-            "in",
-            "on",
-            "to",
-            "with",
-            "a",
-        }:
-            return None
-        k -= 1
-    if s_index >= 0 or first_word is None:
-        return None
-    return " ".join(words[first_word:]).strip(" ,.;:\"'")
+    def __call__(self, doc: Doc) -> Doc:
+        ensure_group(doc)
+        found: dict[str, str] = {}
+        for close in doc:
+            first = bracketed_acronym(doc, close.i) if close.text == ")" else None
+            if first is None:
+                continue
+            tok = doc[first : close.i]  # the acronym: one token, or one word of several
+            open_paren = first - 1
+            sent_start = tok.sent.start if doc.has_annotation("SENT_START") else 0
+            before = doc[max(sent_start, open_paren - 12) : open_paren]
+            long_form = find_long_form(tok.text, before.text)
+            if not long_form:
+                continue
+            start_char = (
+                before.end_char - len(long_form) if before.text.endswith(long_form) else None
+            )
+            if start_char is None:
+                continue
+            span = doc.char_span(start_char, before.end_char, alignment_mode="expand")
+            if span is None or len(span) == 0:
+                continue
+            found.setdefault(tok.text, span.text)
+            # The candidate is the whole definition, "long form ( ACR )": it is one mention of
+            # the entity (SciERC annotates it so too), and kg_mentions adds the acronym inside
+            # it as a mention of its own so that other uses link to the long form.
+            add_candidate(doc, span.start, close.i + 1, UNKNOWN, "acronym")
+        doc._.kg_acronyms = found
+        return doc

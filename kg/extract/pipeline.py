@@ -52,7 +52,7 @@ def load_base(name: str, exclude: tuple[str, ...] = ()) -> Language:
     """
     import spacy
 
-    from kg.extract.components import BARE_TOKENIZER  # (registers it)
+    from kg.extract.recogniser import BARE_TOKENIZER  # (registers it)
 
     small = name == DEFAULT_MODEL and SMALL_TAGGER_DIR.exists()
     drop = [*EXCLUDED, *exclude, *(("tok2vec", "tagger") if small else ())]
@@ -117,6 +117,7 @@ def load_pipeline(
     if use_trained and SHIPPED_MODEL_DIR.exists():
         nlp.add_pipe("kg_trained_ner", config={"path": str(SHIPPED_MODEL_DIR)})
     nlp.add_pipe("kg_mentions", config=config.get("kg_mentions", {}))
+    nlp.add_pipe("kg_roles")
     use_numpy_gemm(thinc_models(nlp))
     use_fast_maxout(thinc_models(nlp))
     return nlp

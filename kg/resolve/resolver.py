@@ -25,7 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from kg.extract.acronyms import is_acronym
+from kg.extract.long_forms import is_acronym
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Entity, Mention
 from kg.resolve.readings import (

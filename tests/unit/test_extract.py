@@ -23,7 +23,7 @@ def by_text(mentions: list[Mention]) -> dict[str, Mention]:
 
 def test_pipeline_is_made_of_registered_components() -> None:
     nlp = load_pipeline()
-    for name in ("kg_acronyms", "kg_gazetteer", "kg_rules", "kg_mentions"):
+    for name in ("kg_acronyms", "kg_gazetteer", "kg_rules", "kg_mentions", "kg_roles"):
         assert name in nlp.pipe_names
     assert "parser" not in nlp.pipe_names  # excluded: kg does not need it
 
@@ -135,7 +135,7 @@ def _collected(
     """The candidates the trained-recogniser stage adds for the given (phrase, label) ents
     (``tagged``: with the pipeline's part-of-speech tags, which some rules read)."""
 
-    from kg.extract.components import CANDIDATES
+    from kg.extract.spans import CANDIDATES
 
     nlp = load_pipeline()
     recogniser = nlp.get_pipe("kg_trained_ner")
@@ -209,7 +209,7 @@ def test_a_recognised_span_ends_before_its_verb_and_splits_into_coordinated_name
 
 
 def test_a_list_passes_its_type_to_names_nothing_recognised() -> None:
-    from kg.extract.components import listed_names
+    from kg.extract.mentions import listed_names
 
     nlp = load_pipeline()
     text = "Models such as DeltaNet, Mamba or xLSTM. We beat sampling methods such as Best-of-N."
@@ -318,7 +318,7 @@ def test_a_defined_acronym_inside_a_phrase_is_left_out_of_its_name(extractor: Ex
 def test_only_asides_that_spell_out_a_defined_acronym_are_left_out() -> None:
     import spacy
 
-    from kg.extract.components import without_acronym_asides
+    from kg.extract.spans import without_acronym_asides
 
     nlp = spacy.blank("en")
     acronyms = {"SFT": "supervised fine-tuning", "GN-IVO": "group-normalized optimization"}
@@ -343,7 +343,7 @@ def test_a_noun_compound_has_only_nouns_before_its_head() -> None:
     import spacy
     from spacy.tokens import Doc
 
-    from kg.extract.components import noun_compound
+    from kg.extract.spans import noun_compound
 
     vocab = spacy.blank("en").vocab
 
@@ -389,7 +389,7 @@ def test_common_words_alone_are_not_entities(extractor: Extractor) -> None:
 def test_no_list_names_rated_generic_data() -> None:
     """Papers with Code lists "Real-world Datasets" as a dataset; the shipped list leaves out
     dataset names made only of rating words and heads (scripts/build_gazetteers.py)."""
-    from kg.extract.components import CANDIDATES
+    from kg.extract.spans import CANDIDATES
 
     nlp = load_pipeline()
     doc = nlp.make_doc("We test on 7 real-world datasets and on ImageNet.")
@@ -488,7 +488,7 @@ def test_gazetteer_name_tokens_come_back_from_the_cache_unchanged(
 ) -> None:
     import spacy
 
-    from kg.extract.components import name_tokens
+    from kg.extract.gazetteer import name_tokens
 
     monkeypatch.setenv("KG_CACHE_DIR", str(tmp_path))
     nlp = spacy.blank("en")
@@ -504,7 +504,7 @@ def test_gazetteer_tables_come_back_from_the_cache_unchanged(
 ) -> None:
     import dataclasses
 
-    from kg.extract.components import Gazetteer, _tables_path
+    from kg.extract.gazetteer import Gazetteer, _tables_path
     from kg.extract.lexicon import load_lexicon
     from kg.extract.pipeline import DEFAULT_MODEL, load_base
 
@@ -539,7 +539,7 @@ def test_phrase_table_finds_what_spacy_phrase_matcher_finds(lower: bool) -> None
     from spacy.matcher import PhraseMatcher
     from spacy.tokens import Doc
 
-    from kg.extract.components import PhraseTable, name_tokens
+    from kg.extract.gazetteer import PhraseTable, name_tokens
     from kg.extract.lexicon import load_lexicon
 
     nlp = load_pipeline()

@@ -1,6 +1,6 @@
 import pytest
 
-from kg.extract.acronyms import find_long_form, is_acronym
+from kg.extract.long_forms import find_long_form, is_acronym
 from kg.extract.normalize import clean_surface, normalize_key
 
 

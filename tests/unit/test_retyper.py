@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from spacy.tokens import Doc, Span
 
-from kg.extract.components import TrainedRecognizer
 from kg.extract.pipeline import SHIPPED_MODEL_DIR, Extractor, load_pipeline
+from kg.extract.recogniser import TrainedRecognizer
 from kg.extract.retyper import (
     CLASSES,
     RECOVERY_MODEL,

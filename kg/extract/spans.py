@@ -1,0 +1,237 @@
+"""Token-span helpers the extraction components share: the candidate group, acronym
+definitions inside a span, written words and compounds, citations, coordinated names.
+
+Every component puts what it finds into the span group ``doc.spans["kg_candidates"]``
+(:func:`add_candidate`); a span's ``kb_id_`` names its source, which sets its priority when
+candidates overlap (:data:`PRIORITY`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from spacy.tokens import Doc, Span, Token
+
+from kg.extract.long_forms import is_acronym
+
+CANDIDATES = "kg_candidates"
+
+#: Source priority when candidates overlap (higher wins, then the longer span). The trained
+#: recogniser decides span boundaries where it fires (measured on SciERC dev: rules on top of it
+#: lost 5 points of F1; the curated metric list on top of it lost 0.5, as "average precision"
+#: became "precision"); rules fill in what it misses. Only a named dataset outranks it: it
+#: often calls "XBench" or "the MMEB benchmark" a method.
+PRIORITY = {
+    "named_dataset": 10,
+    "model": 9,
+    "lexicon": 8,  # kg's curated metric names
+    "acronym": 6,
+    "gazetteer": 4,
+    "coined": 3,
+    "phrase": 1,
+    "concept": 0,
+    "word": -1,
+}
+UNKNOWN = "Unknown"
+#: Tokens that start a quantity ("+0.46 dB"), never an entity.
+SIGNS = frozenset({"+", "-", "±", "~", "≈", "<", ">", "≤", "≥", "×"})
+#: A factor written as one token ("10x", "2.5×"): what follows it is a result.
+MULTIPLIER = re.compile(r"^\d+(?:\.\d+)?[x×]$")
+#: A version suffix after a hyphen ("-v2", "-V1.5").
+VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$")
+#: Participles that introduce a name ("a method named X", "dubbed X").
+NAMING_CUES = frozenset({"named", "called", "dubbed", "termed", "coined"})
+#: Penn tags of comparatives and superlatives ("lower", "best", "more").
+COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
+#: Penn tags of finite verbs and modals, which no entity name holds.
+FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+#: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition.
+DANGLING_TAGS = frozenset({"CC", "DT", "IN", "TO"})
+#: Penn tags of the words a noun compound is made of ("lesion recognition", "3D segmentation").
+NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "CD"})
+#: Sources whose candidates are names (a name inside a longer chosen phrase is kept, nested).
+NAME_SOURCES = {"gazetteer", "coined", "named_dataset", "lexicon"}
+
+def defined_acronym(text: str, acronyms: dict[str, str]) -> str | None:
+    """The acronym defined in this abstract that ``text`` is, or is the plural of ("LLMs").
+
+    >>> defined_acronym("LLMs", {"LLM": "large language model"})
+    'LLM'
+    """
+    if text in acronyms:
+        return text
+    if text.endswith("s") and text[:-1] in acronyms:
+        return text[:-1]
+    return None
+
+
+#: Tokens an acronym written as one word may span: "GN-IVO" is "GN", "-", "IVO".
+_MAX_ACRONYM_TOKENS = 5
+
+
+def bracketed_acronym(doc: Doc, close: int) -> int | None:
+    """Where the acronym starts when token ``close`` is the ")" of "( ACR )", else None. The
+    acronym is one written word, perhaps several tokens ("( GN-IVO )", "( DVLA-RL )")."""
+    if doc[close].text != ")":
+        return None
+    for start in range(close - 1, max(0, close - 1 - _MAX_ACRONYM_TOKENS), -1):
+        if doc[start - 1].text == "(":
+            word = doc[start:close]
+            joined = all(not t.whitespace_ for t in word[:-1])
+            return start if joined and is_acronym(word.text) else None
+        if doc[start].text in ("(", ")"):
+            return None
+    return None
+
+
+def definition_parts(span: Span) -> tuple[Span, Span] | None:
+    """``(long form, acronym)`` of a span shaped "long form ( ACR )", else None.
+
+    Such a span is one mention (the recogniser and SciERC's annotators take the whole
+    definition) whose entity is named by its long form.
+    """
+    if len(span) < 4:
+        return None
+    start = bracketed_acronym(span.doc, span.end - 1)
+    if start is None or start - 1 <= span.start:
+        return None
+    return span.doc[span.start : start - 1], span.doc[start : span.end - 1]
+
+
+def without_acronym_asides(span: Span, text: str, acronyms: dict[str, str]) -> str:
+    """``text`` (the span's text, perhaps cut short) without the "( ACR )" asides inside it that
+    spell out an acronym this abstract defines: "abundant supervised fine-tuning ( SFT ) data"
+    names the same thing as "abundant supervised fine-tuning data", and ACR has a mention of
+    its own. An aside that ends the span is a definition (:func:`definition_parts`); other
+    asides ("LLaMA3 ( 8B )") are part of a name. The acronym may be several tokens ("( GN-IVO )",
+    :func:`bracketed_acronym`)."""
+    doc = span.doc
+    out, last = [], 0
+    for close in range(span.start + 3, span.end - 1):
+        first = bracketed_acronym(doc, close)
+        if first is None or first - 1 <= span.start:
+            continue
+        if defined_acronym(doc[first:close].text, acronyms):
+            start, end = doc[first - 1].idx - span.start_char, doc[close].idx + 1 - span.start_char
+            if end >= len(text):
+                break
+            out.append(text[last:start].rstrip())
+            last = end
+    if not out:
+        return text
+    return " ".join([*out, text[last:].lstrip()])
+
+
+def in_compound(doc: Doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` are a piece of a written word rather than a word of their
+    own: "SGD" in "INO-SGD", "INO" in "INO-SGD", "thought" in "chain-of-thought", "GSM8" in
+    "GSM8K". A name followed by a lower-case suffix is whole: "GRPO" in "GRPO-based", "AdamW"
+    in "AdamW-trained".
+    """
+
+    def attached_hyphen(i: int) -> bool:  # token i is a hyphen written inside a word
+        return (
+            0 < i < len(doc) - 1 and doc[i].text == "-" and not doc[i - 1].whitespace_
+        ) and not doc[i].whitespace_
+
+    if attached_hyphen(start - 1):
+        return True
+    if attached_hyphen(end):
+        nxt = doc[end + 1].text
+        return nxt[:1].isupper() or nxt[:1].isdigit()
+    # A word the tokenizer split without a hyphen: "GSM8" of "GSM8K".
+    if start > 0 and not doc[start - 1].whitespace_ and doc[start - 1].text[-1:].isalnum():
+        return True
+    return end < len(doc) and not doc[end - 1].whitespace_ and doc[end].text[:1].isalnum()
+
+
+def noun_compound(doc: Doc, start: int, end: int) -> bool:
+    """Whether every word of tokens ``start:end`` before the last is a noun or a number (a word
+    written with hyphens counts as its last part: "mislabeled-sample detection"). A noun compound
+    names a kind of activity ("lesion recognition", "time series synthesis"); an adjective before
+    the head mostly describes one ("inadequate reasoning", "faithful editing").
+    """
+    head_start = end - 1
+    while head_start > start and not doc[head_start - 1].whitespace_:
+        head_start -= 1
+    # A word's last token is the one followed by a space.
+    return all(doc[i].tag_ in NOUN_TAGS for i in range(start, head_start) if doc[i].whitespace_)
+
+
+_YEAR = re.compile(r"^(?:19|20)\d\d[a-z]?$")
+
+
+def cited_author(doc: Doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` are one capitalised word that cites a paper's author:
+    "Zhang (2020)", "Park et al.", "Li and Lan (2025)" (both names).
+
+    Why: abstracts cite a few papers by author, and a surname is no method or dataset.
+    """
+    if end - start != 1 or not doc[start].is_title or not doc[start].is_alpha:
+        return False
+
+    def cites(i: int) -> bool:  # tokens from i on are "(YEAR)", "(YEAR;" or "et al."
+        nxt = [t.text for t in doc[i : i + 3]]
+        return (len(nxt) >= 2 and nxt[0] == "(" and bool(_YEAR.match(nxt[1]))) or nxt[:2] == [
+            "et",
+            "al.",
+        ]
+
+    if cites(end):
+        return True
+    # The first of two authors: "Li and Lan (2025)".
+    joined = end + 1 < len(doc) and doc[end].lower_ in ("and", "&") and doc[end + 1].is_title
+    return joined and cites(end + 2)
+
+
+def split_coordinated_names(doc: Doc, start: int, end: int) -> list[tuple[int, int]]:
+    """The parts of tokens ``start:end`` that are names joined by "and"/"or"/"," ("Llama-3 and
+    Qwen2.5-7B"), or the whole span. Only when every part starts with a capital: "graph and
+    text encoders" is one phrase.
+    """
+    cuts = [i for i in range(start + 1, end - 1) if doc[i].lower_ in ("and", "or", ",")]
+    if not cuts:
+        return [(start, end)] if end > start else []
+    pairs = zip([start] + [c + 1 for c in cuts], [*cuts, end], strict=True)
+    parts = [(a, b) for a, b in pairs if b > a and doc[a].lower_ not in ("and", "or")]
+    if all(doc[a].text[:1].isupper() or doc[a].text[:1].isdigit() for a, _ in parts):
+        return parts
+    return [(start, end)]
+
+
+def named_part(span: Span) -> Span:
+    """The part of a span that names its entity: the long form of a definition."""
+    parts = definition_parts(span)
+    return parts[0] if parts else span
+
+
+def add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> None:
+    # A phrase that starts or ends inside a hyphenated compound ("art" in "state-of-the-art") is
+    # a fragment; a name stays a name ("AdamW" in "AdamW-trained").
+    glued_left = start > 0 and doc[start - 1].text == "-" and not doc[start - 1].whitespace_
+    glued_right = end < len(doc) and doc[end].text == "-" and not doc[end - 1].whitespace_
+    if source in ("phrase", "concept", "word") and (glued_left or glued_right):
+        return
+    # A candidate is made of whole written words: the tokenizer splits "LLaMA60M" into
+    # "LLaMA60" + "M", and the name is both.
+    while start > 0 and _glued(doc[start - 1], doc[start]):
+        start -= 1
+    while end < len(doc) and _glued(doc[end - 1], doc[end]):
+        end += 1
+    # A version is part of a name: "LongBench-v2", "DOTA-v1.0", "KaLM-Embedding-V2".
+    versioned = glued_right and end + 1 < len(doc) and not doc[end].whitespace_
+    if versioned and VERSION.match(doc[end + 1].text):
+        end += 2
+    span = Span(doc, start, end, label=label, kb_id=source)
+    doc.spans[CANDIDATES].append(span)
+
+
+def _glued(left: Token, right: Token) -> bool:
+    """Whether two neighbouring tokens are pieces of one written word: no space between them,
+    and letters or digits on both sides (a hyphen, bracket or full stop is a boundary)."""
+    return not left.whitespace_ and left.text[-1:].isalnum() and right.text[:1].isalnum()
+
+
+def ensure_group(doc: Doc) -> None:
+    if CANDIDATES not in doc.spans:
+        doc.spans[CANDIDATES] = []
