@@ -12,16 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kg.cache import ExtractionCache, ResolverSnapshots, text_digest
-from kg.extract.pipeline import (
-    FEW_TEXTS,
-    Extractor,
-    RawMention,
-    WarmExtractor,
-    auto_processes,
-    doc_mentions,
-    model_name,
-    pipeline_version,
-)
+from kg.extract.extractor import FEW_TEXTS, Extractor, WarmExtractor, auto_processes
+from kg.extract.pipeline import model_name, pipeline_version
+from kg.extract.rows import RawMention, doc_mentions
 from kg.graph.assemble import graph_data
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
@@ -33,10 +26,10 @@ from kg.resolve.naming import (
     mark_own_definitions,
     mark_title_names,
 )
-from kg.runtime import ForkedStages, can_fork, paused_gc, steady_malloc
+from kg.runtime import parallel, paused_gc, start_stages
 from kg.store.file import graph_from_data, write_graph_data
 
-if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+if TYPE_CHECKING:  # networkx is imported where a graph object is made: a build writes plain data
     import networkx as nx
 
     from kg.graph.similarity import NeighbourLists
@@ -66,8 +59,8 @@ class BuildResult:
 
 
 #: A build saves its resolver when the snapshot it started from lacks more than this share of
-#: its papers. Re-resolving 1% of a conference's papers takes ~10 ms, writing a snapshot 0.3 s:
-#: builds that add a few papers each leave the snapshot as it is, until they add up.
+#: its papers. Re-resolving a few papers costs far less than writing a snapshot, so builds
+#: that add a few papers each leave the snapshot as it is, until they add up.
 RESAVE_SHARE = 0.05
 
 
@@ -146,7 +139,7 @@ def extract_and_resolve(
         )
         fresh = []
         # Each paper is resolved as its mentions arrive: the main process would otherwise wait
-        # idle for the workers and then do it all alone at the end (1.5 s of a conference).
+        # idle for the workers and then do it all alone at the end.
         with paused_gc():
             for text, found in zip(todo, results, strict=True):
                 fresh.append((text, found))
@@ -184,7 +177,7 @@ def _similarity(
     papers: list[Paper], cache_dir: str | Path | None = None
 ) -> dict[str, NeighbourLists]:
     # numpy and scipy are imported where the similarity is computed: in the child process, the
-    # main one need not pay their 0.13 s (an incremental build does not otherwise use them).
+    # main one need not import them (an incremental build does not otherwise use them).
     from kg.graph.similarity import neighbour_lists
 
     return neighbour_lists(papers, cache_dir=cache_dir)
@@ -219,19 +212,19 @@ def _read_and_extract(
     """The stages ``build`` and ``extract_records`` share: read, extract, resolve entities
     across the whole input, and name each paper.
 
-    Reading and loading spaCy take about a second each on a conference, and neither needs the
-    other, so they overlap. Likely incremental (a cache exists): a forked process loads the
-    pipeline for the few new texts while this one reads. Else (cold): a forked process reads
-    while this one loads the pipeline, which the extraction workers then inherit.
-    ``with_similarity`` computes the text similarity, which needs only the abstracts, in
-    another process beside the extraction (the reader, once it has read)."""
-    steady_malloc()  # before any worker is forked: they inherit it
+    Reading and loading spaCy take about as long on a conference, and neither needs the
+    other, so they overlap where work can run beside this process (:func:`kg.runtime.parallel`).
+    Likely incremental (a cache exists): a child process loads the pipeline for the few new
+    texts while this one reads. Else (cold): a child reads while this one loads the pipeline
+    (which forked extraction workers then inherit). ``with_similarity`` computes the text
+    similarity, which needs only the abstracts, in another process beside the extraction (the
+    reader, once it has read)."""
     inputs = list(inputs)
     incremental = ExtractionCache.exists(cache_dir) if cache_dir else False
     warm = WarmExtractor(model) if incremental and WarmExtractor.available() else None
     reader = (
-        ForkedStages(_read_stages, inputs, strict, cache_dir, with_similarity)
-        if not incremental and can_fork()
+        start_stages(_read_stages, inputs, strict, cache_dir, with_similarity)
+        if not incremental and parallel()
         else None
     )
     try:
@@ -249,12 +242,12 @@ def _read_and_extract(
     papers = ingested.papers
     similar: Callable[[], dict[str, NeighbourLists]] | None = None
     # The process whose last value is the text similarity: the reader, once it has read; else
-    # one forked now, before spaCy is loaded (so it stays small), which has the papers by the
-    # fork (a process pool would pickle them over). Small inputs compute it here, when needed:
-    # a fork would cost more than it hides.
+    # one started now, before spaCy is loaded (a forked child then stays small and has the
+    # papers without pickling). Small inputs compute it here, when needed: a child would cost
+    # more than it hides.
     side = reader if with_similarity else None
-    if with_similarity and side is None and len(papers) >= 400 and can_fork():
-        side = ForkedStages(_similarity_stage, papers, cache_dir)
+    if with_similarity and side is None and len(papers) >= FEW_TEXTS and parallel():
+        side = start_stages(_similarity_stage, papers, cache_dir)
     if side is not None:
         similar = functools.partial(side.next, last=True)
     elif with_similarity:

@@ -1,31 +1,222 @@
-"""Run-time helpers for builds: pausing the garbage collector, steadying glibc's malloc, and
-running stages in a forked process while the caller goes on (:class:`ForkedStages`).
+"""How kg runs work beside the caller: the start method, background stages, process tuning.
 
-A build holds a few hundred thousand small objects (papers, mentions, entities, graph
-attributes) and allocates more in every stage; CPython's cyclic collector then re-scans all of
-them again and again, which measured at more than half of entity resolution's time on ICLR
-2026. The build's data has no reference cycles to collect, so its stages pause the collector.
+**The start method** is chosen here and nowhere else (:func:`start_method`):
 
-A build's text similarity needs only the abstracts, so it runs beside extraction and entity
-resolution instead of after them: on the 2-core machines kg is measured on, that hides most of
-its cost. Where ``fork`` is unavailable or there is one CPU, builds run it inline instead.
+* ``fork`` on Linux: a child inherits the loaded pipeline and the papers, nothing is pickled.
+* ``spawn`` elsewhere: Windows has no fork, and on macOS forking a process that has loaded
+  numpy's BLAS (whose threads do not survive a fork) is unsafe, which is why CPython defaults
+  to spawn there.
+* ``inline`` with one CPU: nothing would run beside the caller, so a child only costs.
+
+``KG_START_METHOD=fork|spawn|inline`` forces one. Every method gives the same graph, byte for
+byte: a process only changes where a value is computed, never what it is.
+
+**Background stages** (:func:`start_stages`): a cold build reads its inputs in a child while
+the parent loads spaCy, then computes the text similarity there beside the extraction; an
+incremental build loads spaCy in a child while the parent reads the cache.
+
+**Process tuning** (:func:`tune_process`): glibc malloc's thresholds and garbage-collector
+pauses around the build's allocation-heavy stages. Only the ``kg`` command turns it on, at its
+entry point: a program that imports kg keeps its own settings. ``KG_FAST=0`` leaves it off.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gc
 import multiprocessing
 import os
+import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
-from kg.errors import KgError
+from kg.errors import InputError, KgError
+from kg.extract import fast
+
+START_METHODS = ("fork", "spawn", "inline")
 
 #: glibc mallopt parameters
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
+
+
+def start_method() -> str:
+    """How kg starts the processes that work beside the caller: ``KG_START_METHOD`` if set,
+    else ``fork`` on Linux, ``spawn`` on other systems, ``inline`` (no child) with one CPU."""
+    forced = os.environ.get("KG_START_METHOD", "").strip().lower()
+    if forced:
+        if forced not in START_METHODS:
+            raise InputError(
+                f"KG_START_METHOD={forced!r}: expected one of {', '.join(START_METHODS)}"
+            )
+        if forced != "inline" and forced not in multiprocessing.get_all_start_methods():
+            raise InputError(f"KG_START_METHOD={forced}: this system cannot {forced} processes")
+        return forced
+    if (os.cpu_count() or 1) < 2:
+        return "inline"
+    if sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods():
+        return "fork"
+    return "spawn"
+
+
+def parallel() -> bool:
+    """Whether work can run in a process beside the caller (the start method is not inline)."""
+    return start_method() != "inline"
+
+
+def forks() -> bool:
+    """Whether children are forked: they then inherit what the parent has loaded."""
+    return start_method() == "fork"
+
+
+def process_context() -> Any:
+    """The ``multiprocessing`` context of :func:`start_method` (not for ``inline``)."""
+    return multiprocessing.get_context(start_method())
+
+
+# --------------------------------------------------------------------------- stages
+
+
+class Stages(Protocol):
+    """The values of a generator computed elsewhere (or later), one by one: ``next()`` waits
+    for the next value and re-raises what the generator raised; with ``inbox``, the generator
+    gets a function returning what the caller :meth:`send` s; ``close()`` stops it."""
+
+    def send(self, value: Any) -> None: ...
+
+    def next(self, last: bool = False) -> Any: ...
+
+    def close(self) -> None: ...
+
+
+def start_stages(
+    fn: Callable[..., Iterator[Any]],
+    *args: Any,
+    inbox: bool = False,
+    died: Callable[[], KgError] | None = None,
+) -> Stages:
+    """Start computing the generator ``fn(*args)``: in a child process, or, with the
+    ``inline`` start method, in this one as its values are asked for. ``fn`` and ``args`` must
+    be picklable under ``spawn`` (a module-level function and plain data). ``died`` makes the
+    error raised when the child ends without a word (killed, out of memory).
+
+    >>> stages = start_stages(iter, [1, 2])
+    >>> stages.next(), stages.next(last=True)
+    (1, 2)
+    """
+    if start_method() == "inline":
+        return InlineStages(fn, args, inbox)
+    return ProcessStages(fn, args, inbox, died or _died)
+
+
+def _died() -> KgError:
+    return KgError("a build process died (out of memory?)")
+
+
+class InlineStages:
+    """:class:`Stages` computed in the calling process, when asked for."""
+
+    def __init__(self, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], inbox: bool):
+        self._inbox: collections.deque[Any] = collections.deque()
+        if inbox:
+            args = (self._receive, *args)
+        self._values = fn(*args)
+
+    def _receive(self) -> Any:
+        if not self._inbox:
+            raise KgError("a build stage waited for a value no one sent")
+        return self._inbox.popleft()
+
+    def send(self, value: Any) -> None:
+        self._inbox.append(value)
+
+    def next(self, last: bool = False) -> Any:
+        try:
+            value = next(self._values)
+        except StopIteration:
+            raise KgError("a build stage ended early") from None
+        finally:
+            if last:
+                self.close()
+        return value
+
+    def close(self) -> None:
+        close = getattr(self._values, "close", None)
+        if close is not None:
+            close()
+
+
+def _serve_stages(
+    conn: Any, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], inbox: bool
+) -> None:
+    # In the child: send each value as it is ready, or the exception that stopped it.
+    try:
+        for value in fn(conn.recv, *args) if inbox else fn(*args):
+            conn.send((True, value))
+    except BaseException as exc:
+        conn.send((False, exc))
+    finally:
+        conn.close()
+
+
+class ProcessStages:
+    """:class:`Stages` computed in a child process, started at once."""
+
+    def __init__(
+        self,
+        fn: Callable[..., Iterator[Any]],
+        args: tuple[Any, ...],
+        inbox: bool,
+        died: Callable[[], KgError],
+    ) -> None:
+        ctx = process_context()
+        self._died = died
+        self._conn, child = ctx.Pipe(duplex=inbox)
+        self._proc = ctx.Process(target=_serve_stages, args=(child, fn, args, inbox), daemon=True)
+        self._proc.start()
+        child.close()
+
+    def send(self, value: Any) -> None:
+        """A child that has stopped already (its error waits for :meth:`next`) takes nothing."""
+        with contextlib.suppress(BrokenPipeError):
+            self._conn.send(value)
+
+    def next(self, last: bool = False) -> Any:
+        try:
+            ok, value = self._conn.recv()
+        except EOFError:
+            self.close()
+            raise self._died() from None
+        if not ok or last:
+            self.close()
+        if not ok:
+            raise value
+        return value
+
+    def close(self) -> None:
+        if self._proc.is_alive():
+            self._proc.terminate()
+        self._proc.join()
+        self._conn.close()
+
+
+# --------------------------------------------------------------------------- process tuning
+
+_gc_pauses = False
+
+
+def tune_process() -> bool:
+    """Tune this process for a kg command: steady malloc thresholds and garbage-collector
+    pauses in the build's stages (:func:`paused_gc`). For the ``kg`` command's entry point
+    only; does nothing under ``KG_FAST=0``. Returns whether it tuned."""
+    global _gc_pauses
+    if not fast.enabled():
+        return False
+    steady_malloc()
+    _gc_pauses = True
+    return True
 
 
 @lru_cache(maxsize=1)
@@ -35,11 +226,10 @@ def steady_malloc() -> bool:
 
     By default glibc serves a block over its mmap threshold (128 KiB, raised as big blocks are
     freed) with its own mapping and unmaps it on free, and trims the heap top when 128 KiB are
-    free. Which of these a process gets depends on its allocation history, and forked workers
-    inherit it: building ICLR 2026 from its twelve CSVs, the extraction workers took 4.4M page
-    faults and 8 s of system time, against 0.1M and 1 s for the same abstracts in two CSVs
-    (3 s of wall time). Fixed thresholds (64 MiB mmap, 256 MiB trim) make it steady; peak memory
-    did not grow. Returns False where there is no glibc (nothing changes).
+    free. Which of these a process gets depends on its allocation history, which forked workers
+    inherit: the same abstracts read from many files or from few made the workers' page faults
+    and system time differ many times over. Fixed thresholds make it steady without more peak
+    memory. Returns False where there is no glibc (nothing changes).
     """
     import ctypes
     import platform
@@ -55,20 +245,18 @@ def steady_malloc() -> bool:
     return bool(mmap_ok and trim_ok)
 
 
-def can_fork() -> bool:
-    """Whether work can go to a forked process and gain from it: ``fork`` exists and there is
-    more than one CPU to run it beside the caller."""
-    return "fork" in multiprocessing.get_all_start_methods() and (os.cpu_count() or 1) > 1
-
-
 @contextmanager
 def paused_gc() -> Iterator[None]:
-    """Pause the cyclic garbage collector inside the block (nesting is fine).
+    """Pause the cyclic garbage collector inside the block, in a process :func:`tune_process`
+    tuned (elsewhere the block runs as it is). Nesting is fine.
 
-    >>> with paused_gc():
-    ...     gc.isenabled()
-    False
+    A build holds a few hundred thousand small objects (papers, mentions, entities, graph
+    attributes) and allocates more in every stage; the collector would re-scan all of them
+    again and again, and the build's data has no reference cycles for it to find.
     """
+    if not _gc_pauses:
+        yield
+        return
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -77,75 +265,8 @@ def paused_gc() -> Iterator[None]:
         if was_enabled:
             if gc.get_freeze_count() == 0:
                 # Move what the block allocated to the oldest generation: else the young
-                # collections right after it scan every object it made (0.3 s of an
-                # incremental build of ICLR 2026). Cycles among them are still collected, by
-                # the next full collection.
+                # collections right after it scan every object it made. Cycles among them are
+                # still collected, by the next full collection.
                 gc.freeze()
                 gc.unfreeze()
             gc.enable()
-
-
-def _serve_stages(conn: Any, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...]) -> None:
-    # In the forked child: send each value as it is ready, or the exception that stopped it.
-    try:
-        for value in fn(*args):
-            conn.send((True, value))
-    except BaseException as exc:
-        conn.send((False, exc))
-    finally:
-        conn.close()
-
-
-class ForkedStages:
-    """The values of the generator ``fn(*args)``, computed in a forked child, one by one.
-
-    A cold build reads its inputs here while the parent loads spaCy (each takes about a second
-    on a conference), then computes the text similarity beside the extraction; an incremental
-    build loads spaCy here (:class:`kg.extract.pipeline.WarmExtractor`) and hands it the new
-    texts once it knows them: with ``inbox``, ``fn`` gets a function that returns what the
-    parent :meth:`send` s, as its first argument. The child starts at once; ``next()`` waits for
-    its next value (re-raising what the child raised) and ``close()`` stops it. Callers check
-    :func:`can_fork` first.
-
-    >>> stages = ForkedStages(iter, [1, 2])
-    >>> stages.next(), stages.next(last=True)
-    (1, 2)
-    """
-
-    def __init__(self, fn: Callable[..., Iterator[Any]], *args: Any, inbox: bool = False) -> None:
-        ctx = multiprocessing.get_context("fork")
-        self._conn, child = ctx.Pipe(duplex=inbox)
-        if inbox:
-            args = (child.recv, *args)
-        self._proc = ctx.Process(target=_serve_stages, args=(child, fn, args), daemon=True)
-        self._proc.start()
-        child.close()
-
-    def send(self, value: Any) -> None:
-        """Give the child (made with ``inbox``) a value. A child that has stopped already (its
-        error waits for :meth:`next`) takes nothing."""
-        with contextlib.suppress(BrokenPipeError):
-            self._conn.send(value)
-
-    def next(self, last: bool = False) -> Any:
-        """The child's next value; with ``last``, the child is then done with."""
-        try:
-            ok, value = self._conn.recv()
-        except EOFError:
-            self.close()
-            raise self._died() from None
-        if not ok or last:
-            self.close()
-        if not ok:
-            raise value
-        return value
-
-    def _died(self) -> KgError:
-        """What :meth:`next` raises when the child ends without a word (killed)."""
-        return KgError("a build process died (out of memory?)")
-
-    def close(self) -> None:
-        if self._proc.is_alive():
-            self._proc.terminate()
-        self._proc.join()
-        self._conn.close()

@@ -55,18 +55,27 @@ _register()
 
 
 def run() -> None:
-    """The ``kg`` console script: :func:`main`, then a fast exit.
+    """The ``kg`` console script: tune the process, run :func:`main`, then exit fast.
 
-    A build leaves millions of small objects behind (the graph, the mentions, the cache's
-    rows). Python frees them one by one at shutdown: 0.5 s, a tenth of an incremental build,
-    for memory the operating system takes back at exit anyway. So once the command has run,
-    the exit handlers run and the output is flushed as at a normal exit, and then the process
-    ends without the teardown. Errors that escape ``main`` (``--traceback``) exit as usual.
+    The tuning (:func:`kg.runtime.tune_process`) is for this process only, never for a program
+    that imports kg. A build leaves millions of small objects behind (the graph, the mentions,
+    the cache's rows), which Python would free one by one at shutdown, for memory the operating
+    system takes back at exit anyway. So once the command has run, the exit handlers run and the
+    output is flushed as at a normal exit, and the process ends without the teardown. Errors
+    that escape ``main`` (``--traceback``) exit as usual; so does everything under
+    ``KG_FAST=0``.
     """
+    from kg.extract import fast
+    from kg.runtime import tune_process
+
     # One BLAS thread per process, set before numpy loads OpenBLAS: kg's processes already
     # keep every core busy (extraction workers, the similarity, the main one), and an idle
-    # OpenBLAS thread spins after each product (2% of an incremental build's CPU time).
+    # OpenBLAS thread spins after each product.
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    tune_process()
+    if not fast.enabled():
+        main()
+        return
     code: int | str | None = 0
     try:
         main()  # click's standalone mode: always ends in SystemExit
@@ -75,7 +84,7 @@ def run() -> None:
     if isinstance(code, str):  # sys.exit("message"): printed, exit status 1
         print(code, file=sys.stderr)
         code = 1
-    atexit._run_exitfuncs()
+    atexit._run_exitfuncs()  # (private, but documented as what a normal exit runs)
     for stream in (sys.stdout, sys.stderr):
         # A closed pipe (`kg ... | head`) or stream has nothing more to take.
         with contextlib.suppress(OSError, ValueError):

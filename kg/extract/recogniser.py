@@ -10,7 +10,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.util import registry
 
-from kg.extract.fast import ner_decode
+from kg.extract.fast import NerRunner, ner_runner
 from kg.extract.long_forms import is_acronym
 from kg.extract.retyper import (
     RECOVERY_MODEL,
@@ -76,36 +76,37 @@ class TrainedRecognizer:
 
     ``retyper``: a span re-typer model (:mod:`kg.extract.retyper`, ``kg train retyper``). It
     decides the type of each recognised span again, or drops the span, before the span becomes
-    a candidate: +5 points of F1 on SciERC dev. It is disabled when the file does not exist
-    (or the path is empty).
+    a candidate (its gain on SciERC: ``docs/extraction-quality.md``). It is disabled when the
+    file does not exist (or the path is empty).
 
     ``recovery``: the noun-phrase model (same format, :func:`kg.extract.retyper.noun_phrases`).
-    It picks entities among the noun phrases outside the recogniser's spans: +0.7 on SciERC dev.
-    Used only with the re-typer, and disabled the same way.
+    It picks entities among the noun phrases outside the recogniser's spans. Used only with the
+    re-typer, and disabled the same way.
     """
 
     def __init__(self, nlp: Language, path: str, retyper: str = "", recovery: str = "") -> None:
         import spacy
 
-        # Its own tokenizer is never used (the host pipeline's tokenizes): neither loading
-        # its special cases nor making the English defaults' (4,000 of them) saves 0.15 s,
-        # which an incremental build waits for. Nor are its strings: it reads tokens by their
-        # hashes, and its labels come with its moves. Loading its 80k strings into the shared
-        # vocab re-added the 80k there one by one (0.05 s).
+        # Its own tokenizer is never used (the host pipeline's tokenizes), so none is loaded or
+        # made, which an incremental build would wait for. Nor are its strings: it reads tokens
+        # by their hashes, and its labels come with its moves; re-adding its strings to the
+        # shared vocab would cost as much again.
         self.model = spacy.load(
             path,
             vocab=nlp.vocab,
             exclude=["tokenizer", "strings"],
             config={"nlp": {"tokenizer": {"@tokenizers": BARE_TOKENIZER}}},
         )
+        ner = self.model.get_pipe("ner")
+        self.run_ner = ner_runner(ner)
         self.retyper: Retyper | None = None
         self.recovery: Retyper | None = None
         if retyper and Path(retyper).is_file():
             # The recogniser leaves its token vectors on each doc for the re-typer, which
             # pops them (a doc must not carry them into kg_mentions or another process).
-            self.retyper = Retyper.attach(self.model.get_pipe("ner"), retyper)
+            self.retyper = Retyper.load(retyper, ner=ner)
             if recovery and Path(recovery).is_file():
-                self.recovery = Retyper.load(recovery, ner=self.model.get_pipe("ner"))
+                self.recovery = Retyper.load(recovery, ner=ner)
 
     def _recovered(
         self, doc: Doc, found: list[Span], words_tags: tuple[list[str], list[str]] | None = None
@@ -185,12 +186,27 @@ class TrainedRecognizer:
         return next(iter(self.pipe([doc], batch_size=1)))
 
     def pipe(self, docs: Any, batch_size: int = 32) -> Any:
-        for name, proc in self.model.pipeline:
-            if name == "ner":  # decoded in numpy: spaCy's own loop spends most of its time locking
-                docs = ner_decode.pipe(proc, docs, batch_size)
-            elif hasattr(proc, "pipe"):
-                docs = proc.pipe(docs, batch_size=batch_size)
-            else:
-                docs = map(proc, docs)
-        for doc in docs:
+        # The re-typer reads the recogniser's token vectors: they are left on each doc.
+        key = TOKVEC_KEY if self.retyper is not None else None
+        for doc in run_pipeline(self.model, docs, batch_size, self.run_ner, key):
             yield self._collect(doc)
+
+
+def run_pipeline(
+    nlp: Language,
+    docs: Any,
+    batch_size: int,
+    run_ner: NerRunner | None = None,
+    tokvecs_key: str | None = None,
+) -> Any:
+    """``nlp``'s components over ``docs`` (made already), its ``ner`` through ``run_ner``
+    (:func:`kg.extract.fast.ner_runner`), which leaves the recogniser's token vectors on each
+    doc under ``tokvecs_key``."""
+    for name, proc in nlp.pipeline:
+        if name in ("ner", "scierc_ner"):
+            docs = (run_ner or ner_runner(proc))(docs, batch_size, tokvecs_key)
+        elif hasattr(proc, "pipe"):
+            docs = proc.pipe(docs, batch_size=batch_size)
+        else:
+            docs = map(proc, docs)
+    return docs

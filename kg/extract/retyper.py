@@ -85,7 +85,7 @@ CLASSES: tuple[str, ...] = (
     "NONE",
 )
 SCORED: tuple[str, ...] = CLASSES[:5]
-#: ``doc.user_data`` key under which :func:`install_hook` leaves the recogniser's token vectors.
+#: ``doc.user_data`` key under which the recogniser leaves its token vectors for the re-typer.
 TOKVEC_KEY = "kg_ner_tokvecs"
 SHIPPED_MODEL = Path(__file__).parent / "models" / "scierc_retyper.npz"
 #: The same classifier trained on noun phrases (:func:`noun_phrases`), for the phrases the
@@ -349,34 +349,6 @@ class NerScorer:
         return np.asarray(v / v.sum(1, keepdims=True))
 
 
-def _hooked_forward(orig: Any) -> Any:
-    def forward(model: Any, docs: Any, is_train: bool) -> Any:
-        out, backprop = orig(model, docs, is_train)
-        if not is_train:
-            arr = np.asarray(out, dtype=np.float32)
-            i = 0
-            for doc in docs:
-                doc.user_data[TOKVEC_KEY] = arr[i : i + len(doc)]
-                i += len(doc)
-        return out, backprop
-
-    forward.kg_tokvec_hook = True  # type: ignore[attr-defined]
-    return forward
-
-
-def install_hook(ner: Any) -> None:
-    """Make the recogniser leave its token vectors on each doc, in ``doc.user_data``.
-
-    It computes them anyway, so :class:`NerScorer` costs no second pass. The forward function
-    of its tok2vec layer is wrapped. This works with ``pipe`` batching because each batch's
-    output rows are cut per doc. Forked workers inherit the wrapped layer. The arrays stay on
-    the doc until :meth:`Retyper.retype` pops them. Installing twice is a no-op.
-    """
-    layer = ner.model.layers[0]
-    if not getattr(layer._func, "kg_tokvec_hook", False):
-        layer._func = _hooked_forward(layer._func)
-
-
 def words_and_tags(doc: Any) -> tuple[list[str], list[str]]:
     """A doc's token texts and POS tags as lists (from one array: making Token objects to read
     them costs four times as much)."""
@@ -469,13 +441,6 @@ class Retyper:
                 scorer=NerScorer.from_ner(ner) if ner is not None else None,
             )
 
-    @classmethod
-    def attach(cls, ner: Any, path: str | Path = SHIPPED_MODEL) -> Retyper:
-        """Load the model at ``path`` for the recogniser ``ner`` and make ``ner`` leave its token
-        vectors on each doc for it (:func:`install_hook`): what a pipeline running both needs."""
-        install_hook(ner)
-        return cls.load(path, ner=ner)
-
     def proba(
         self,
         words: Sequence[str],
@@ -559,8 +524,9 @@ class Retyper:
         """The recogniser's spans on ``doc`` (spaCy Spans) → re-typed spans, some dropped.
         ``words_tags``: :func:`words_and_tags` of the doc, when the caller has them.
 
-        Consumes the token vectors :func:`install_hook` left on the doc, so call it once per
-        doc, right after the recogniser ran.
+        Consumes the token vectors the recogniser left on the doc (``doc.user_data[TOKVEC_KEY]``,
+        :func:`kg.extract.recogniser.run_pipeline`), so call it once per doc, right after the
+        recogniser ran.
         """
         from spacy.tokens import Span
 

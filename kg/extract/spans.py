@@ -49,6 +49,10 @@ FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
 DANGLING_TAGS = frozenset({"CC", "DT", "IN", "TO"})
 #: Penn tags of the words a noun compound is made of ("lesion recognition", "3D segmentation").
 NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "CD"})
+#: Mention sources derived from another mention (a phrase's head noun, a name nested inside a
+#: phrase, the acronym inside its definition). They overlap the mention they come from, so a
+#: flat gold standard (SciERC) cannot score them: evaluation leaves them out.
+DERIVED_SOURCES = frozenset({"head", "nested", "defined"})
 #: Sources whose candidates are names (a name inside a longer chosen phrase is kept, nested).
 NAME_SOURCES = {"gazetteer", "coined", "named_dataset", "lexicon"}
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from spacy.tokens import Span
 
-from kg.extract.pipeline import Extractor, load_pipeline
+from kg.extract.extractor import Extractor
+from kg.extract.pipeline import load_pipeline
 from kg.models import Mention
 from kg.schema import Label, Rel
 
@@ -420,67 +421,47 @@ def test_deterministic(extractor: Extractor) -> None:
     )
 
 
-def test_warm_extractor_gives_what_the_extractor_gives(extractor: Extractor) -> None:
-    from kg.extract.pipeline import WarmExtractor
+@pytest.mark.parametrize("method", ["fork", "spawn", "inline"])
+def test_warm_extractor_gives_what_the_extractor_gives(
+    extractor: Extractor, method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kg.extract.extractor import WarmExtractor
 
+    monkeypatch.setenv("KG_START_METHOD", method)
     texts = ["We propose FooNet and evaluate it on ImageNet.", "Accuracy improves by 3%."]
     warm = WarmExtractor()
     assert warm.extract(texts) == list(extractor.raw_mentions(texts))
 
 
-def test_spacy_extracts_the_same_without_its_command_line(extractor: Extractor) -> None:
-    """skip_spacy_cli (what the warm extractor's process does before it imports spaCy): the
-    same mentions, without spaCy's commands imported; spacy.info still works when called."""
-    import json
-    import subprocess
-    import sys
-
-    code = (
-        "import json, sys\n"
-        "from kg.extract.pipeline import Extractor, skip_spacy_cli\n"
-        "assert skip_spacy_cli() and not skip_spacy_cli()\n"
-        "rows = list(Extractor().raw_mentions(sys.argv[1:]))\n"
-        "assert 'spacy' in sys.modules and 'typer' not in sys.modules\n"
-        "import spacy\n"
-        "assert isinstance(spacy.info(), dict) and 'typer' in sys.modules\n"
-        "print(json.dumps(rows))\n"
-    )
-    texts = ["We propose FooNet and evaluate it on ImageNet.", "Accuracy improves by 3%."]
-    run = subprocess.run(
-        [sys.executable, "-c", code, *texts], capture_output=True, text=True, timeout=120
-    )
-    assert run.returncode == 0, run.stderr
-    want = json.loads(json.dumps(list(extractor.raw_mentions(texts))))
-    assert json.loads(run.stdout) == want and want[0]
-    # A spaCy that wants more of its command line than the stand-in has is imported whole.
-    lacking = (
-        "import sys, types\n"
-        "import kg.extract.pipeline as p\n"
-        "p._cli_stand_in = lambda folder: (types.ModuleType('spacy.cli'), "
-        "types.ModuleType('spacy.cli.info'))\n"
-        "assert not p.skip_spacy_cli()\n"
-        "import spacy\n"
-        "assert 'typer' in sys.modules and spacy.blank('en')('a b').text == 'a b'\n"
-    )
-    run = subprocess.run([sys.executable, "-c", lacking], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_worker_processes_give_what_one_process_gives(
+    extractor: Extractor, method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Forked workers inherit the loaded pipeline, spawned ones load their own: the same rows,
+    in the same order, either way."""
+    monkeypatch.setenv("KG_START_METHOD", method)
+    texts = [f"We propose FooNet{i} and evaluate it on ImageNet." for i in range(40)]
+    texts[7] = "Accuracy improves by 3% on GSM8K with GRPO."
+    pooled = Extractor(n_process=2, batch_size=4)
+    assert list(pooled.raw_mentions(texts)) == list(extractor.raw_mentions(texts))
 
 
 def test_warm_extractor_reports_a_bad_model_in_the_parent() -> None:
     from kg.errors import ModelError
-    from kg.extract.pipeline import WarmExtractor
+    from kg.extract.extractor import WarmExtractor
 
     warm = WarmExtractor("no_such_spacy_model")
     with pytest.raises(ModelError, match="no_such_spacy_model"):
         warm.extract(["Some text."])
 
 
-def test_unused_warm_extractor_closes() -> None:
-    from kg.extract.pipeline import WarmExtractor
+def test_unused_warm_extractor_closes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from kg.extract.extractor import WarmExtractor
 
+    monkeypatch.setenv("KG_START_METHOD", "fork")
     warm = WarmExtractor()
     warm.close()
-    assert not warm._proc.is_alive()
+    assert not warm._stages._proc.is_alive()  # type: ignore[attr-defined]
 
 
 def test_gazetteer_name_tokens_come_back_from_the_cache_unchanged(

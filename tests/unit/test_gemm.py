@@ -75,3 +75,36 @@ def test_fast_maxout_gives_thincs_output_to_the_bit(n_out: int, n_pieces: int, n
     Y, backprop = layer(X, is_train=True)
     np.testing.assert_array_equal(Y, want)
     assert backprop(Y).shape == X.shape
+
+
+def test_kg_fast_0_keeps_thincs_ops_and_maxout(monkeypatch: pytest.MonkeyPatch) -> None:
+    from thinc.api import NumpyOps
+
+    from kg.extract.pipeline import load_pipeline, thinc_models
+
+    monkeypatch.setenv("KG_FAST", "0")
+    models = list(thinc_models(load_pipeline()))
+    layers = [layer for m in models for layer in m.walk()]
+    assert layers and not any(isinstance(layer.ops, OneThreadNumpyOps) for layer in layers)
+    assert any(type(layer.ops) is NumpyOps for layer in layers)
+    maxouts = [layer for layer in layers if layer.name == "maxout"]
+    assert maxouts and not any(getattr(m._func, "kg_pieces_first", False) for m in maxouts)
+
+
+def test_a_maxout_the_probe_finds_different_keeps_thincs_forward() -> None:
+    from thinc.api import Maxout
+
+    from kg.extract.fast import FastPathWarning
+
+    layer = Maxout(8, 6, nP=2)
+    layer.initialize()
+    thincs = layer._func
+
+    def different(model: object, X: np.ndarray, is_train: bool) -> object:
+        Y, backprop = thincs(model, X, is_train)
+        return Y + 1, backprop
+
+    layer._func = different
+    with pytest.warns(FastPathWarning, match="differs"):
+        assert use_fast_maxout([layer]) == 0
+    assert layer._func is different

@@ -1,7 +1,9 @@
-"""kg's numpy decoder of the recogniser (kg/extract/ner_decode.py) finds what spaCy's finds."""
+"""kg's numpy decoder of the recogniser (kg/extract/fast/ner_decode.py) finds what spaCy's
+finds, and the fence around it (kg.extract.fast) falls back to spaCy's where it must."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -10,7 +12,8 @@ import pytest
 import spacy
 from spacy.tokens import Doc, Span
 
-from kg.extract.fast import ner_decode
+from kg.extract import fast
+from kg.extract.fast import FastPathWarning, ner_decode, spacy_ner_pipe
 from kg.extract.pipeline import SHIPPED_MODEL_DIR, load_pipeline
 
 SEEDS = sorted((Path(__file__).parents[2] / "seeds").glob("*.txt"))
@@ -30,7 +33,7 @@ def host() -> Any:
     """kg's pipeline, and docs as they reach the recogniser (tagged, split into sentences)."""
     nlp = load_pipeline()
     texts = TEXTS + [p.read_text()[:3000] for p in SEEDS[:3]]
-    return nlp, list(nlp.pipe(texts, disable=["kg_trained_ner", "kg_mentions"]))
+    return nlp, list(nlp.pipe(texts, disable=["kg_trained_ner", "kg_mentions", "kg_roles"]))
 
 
 def spacy_entities(ner: Any, docs: list[Doc]) -> list[list[tuple[int, int, str]]]:
@@ -61,7 +64,7 @@ def test_same_entities_as_spacy_with_the_shipped_model(host: Any) -> None:
     ner = recogniser(nlp)
     want = spacy_entities(ner, docs)
     assert sum(map(len, want)) > 20  # the comparison has something to compare
-    assert ner_decode.decode(ner, [d.copy() for d in docs]) == want
+    assert ner_decode.decode(ner, [d.copy() for d in docs])[0] == want
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -72,7 +75,7 @@ def test_same_entities_as_spacy_with_random_scores(host: Any, seed: int) -> None
     # Random scores try every action: entities that would cross a sentence boundary, start on
     # whitespace or run off the end of the doc are what the validity rules forbid.
     assert sum(map(len, want)) > 100
-    assert ner_decode.decode(ner, [d.copy() for d in docs]) == want
+    assert ner_decode.decode(ner, [d.copy() for d in docs])[0] == want
 
 
 def test_the_recogniser_needs_none_of_its_own_strings(host: Any) -> None:
@@ -118,3 +121,41 @@ def test_beam_search_and_unseen_classes_are_left_to_spacy(
     ner = recogniser(nlp)
     monkeypatch.setitem(ner.model.attrs, "unseen_classes", {3})
     assert not ner_decode.supported(ner)
+
+
+def test_spacys_decoding_leaves_the_same_token_vectors_as_kgs(host: Any) -> None:
+    """Under KG_FAST=0 the re-typer's token vectors come from a second run of the recogniser's
+    token-to-vector layer: the same rows, to the bit, as kg's decoder keeps from its one run."""
+    nlp, docs = host
+    ner = recogniser(nlp)
+    key = "test_tokvecs"
+    ours = list(ner_decode.pipe(ner, [d.copy() for d in docs], 3, key))
+    theirs = list(spacy_ner_pipe(ner, [d.copy() for d in docs], 3, key))
+    for a, b in zip(ours, theirs, strict=True):
+        assert [(e.start, e.end, e.label_) for e in a.ents] == [
+            (e.start, e.end, e.label_) for e in b.ents
+        ]
+        assert a.user_data[key].shape == (len(a), 64)
+        assert np.array_equal(a.user_data[key], b.user_data[key])
+
+
+def test_the_switch_and_the_check_choose_spacys_decoder(
+    host: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nlp, docs = host
+    ner = recogniser(nlp)
+    want = spacy_entities(ner, docs)
+    monkeypatch.setenv("KG_FAST", "0")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # switched off is no fall-back: nothing to warn about
+        run = fast.ner_runner(ner)
+    monkeypatch.setattr(ner_decode, "pipe", lambda *a: pytest.fail("kg's decoder ran"))
+    got = list(run([d.copy() for d in docs], 4, None))
+    assert [[(e.start, e.end, e.label_) for e in d.ents] for d in got] == want
+    monkeypatch.setenv("KG_FAST", "1")
+    monkeypatch.setitem(ner.cfg, "beam_width", 4)
+    with pytest.warns(FastPathWarning, match="beam search"):
+        run = fast.ner_runner(ner)
+    monkeypatch.setitem(ner.cfg, "beam_width", 1)
+    got = list(run([d.copy() for d in docs], 4, None))
+    assert [[(e.start, e.end, e.label_) for e in d.ents] for d in got] == want

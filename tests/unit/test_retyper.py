@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from spacy.tokens import Doc, Span
 
-from kg.extract.pipeline import SHIPPED_MODEL_DIR, Extractor, load_pipeline
+from kg.extract.extractor import Extractor
+from kg.extract.pipeline import SHIPPED_MODEL_DIR, load_pipeline
 from kg.extract.recogniser import TrainedRecognizer
 from kg.extract.retyper import (
     CLASSES,
@@ -56,8 +57,8 @@ def tagged(nlp: Any, text: str) -> Doc:
 
 
 def recognised(nlp: Any, rec: TrainedRecognizer, text: str) -> Doc:
-    """The recogniser run on ``text`` (its token vectors left on the doc by the hook)."""
-    return rec.model.get_pipe("ner")(tagged(nlp, text))
+    """The recogniser run on ``text``, its token vectors left on the doc."""
+    return next(iter(rec.run_ner([tagged(nlp, text)], 1, TOKVEC_KEY)))
 
 
 @pytest.mark.parametrize("path", [SHIPPED_MODEL, RECOVERY_MODEL])
@@ -155,11 +156,10 @@ def test_pipe_batches_leave_no_token_vectors(nlp: Any, recognizer: TrainedRecogn
     docs = list(nlp.pipe(TEXTS, batch_size=2))
     assert all(TOKVEC_KEY not in d.user_data for d in docs)
     assert any(d._.kg_mentions for d in docs)
-    # Batched (spaCy sorts a batch by length) and one-by-one capture give each doc its own rows.
-    ner = recognizer.model.get_pipe("ner")
-    batch = list(ner.pipe([tagged(nlp, t) for t in TEXTS], batch_size=4))
+    # Batched and one-by-one runs give each doc its own rows.
+    batch = list(recognizer.run_ner([tagged(nlp, t) for t in TEXTS], 4, TOKVEC_KEY))
     for text, doc in zip(TEXTS, batch, strict=True):
-        alone = ner(tagged(nlp, text))
+        alone = recognised(nlp, recognizer, text)
         if len(doc):
             assert doc.user_data[TOKVEC_KEY].shape == (len(doc), 64)
             assert np.allclose(doc.user_data.pop(TOKVEC_KEY), alone.user_data.pop(TOKVEC_KEY),

@@ -1,22 +1,70 @@
-"""kg.runtime: the garbage-collector pause, glibc malloc's fixed thresholds, forked stages."""
+"""kg.runtime: the start method, background stages under each, and the process tuning."""
 
 from __future__ import annotations
 
 import gc
+import multiprocessing
 import os
 import platform
+import sys
 import time
 from collections.abc import Callable, Iterator
 
 import pytest
 
+import kg.runtime
 from kg.errors import InputError, KgError
-from kg.runtime import ForkedStages, can_fork, paused_gc, steady_malloc
+from kg.runtime import paused_gc, start_method, start_stages, steady_malloc
 
-needs_fork = pytest.mark.skipif(not can_fork(), reason="needs fork and two CPUs")
+#: The start methods a child process can be started with here.
+PROCESS_METHODS = [m for m in ("fork", "spawn") if m in multiprocessing.get_all_start_methods()]
 
 
-def test_paused_gc_nests_and_restores() -> None:
+@pytest.fixture(params=[*PROCESS_METHODS, "inline"])
+def method(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("KG_START_METHOD", request.param)
+    return str(request.param)
+
+
+@pytest.fixture()
+def tuned(monkeypatch: pytest.MonkeyPatch) -> None:
+    """GC pauses on, as the kg command's entry point turns them on."""
+    monkeypatch.setattr(kg.runtime, "_gc_pauses", True)
+
+
+def test_the_start_method_is_fork_on_linux_spawn_elsewhere_inline_on_one_cpu(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("KG_START_METHOD", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert start_method() == "fork"
+    for system in ("darwin", "win32"):
+        monkeypatch.setattr(sys, "platform", system)
+        assert start_method() == "spawn"
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert start_method() == "inline"
+    monkeypatch.setenv("KG_START_METHOD", "Spawn")
+    assert start_method() == "spawn"
+    monkeypatch.setenv("KG_START_METHOD", "thread")
+    with pytest.raises(InputError, match="KG_START_METHOD='thread': expected one of"):
+        start_method()
+
+
+def test_without_tuning_gc_is_left_alone() -> None:
+    assert gc.isenabled()
+    with paused_gc():
+        assert gc.isenabled()
+
+
+def test_tuning_is_off_under_kg_fast_0(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(kg.runtime, "_gc_pauses", False)
+    monkeypatch.setenv("KG_FAST", "0")
+    assert kg.runtime.tune_process() is False
+    assert kg.runtime._gc_pauses is False
+
+
+def test_paused_gc_nests_and_restores(tuned: None) -> None:
     assert gc.isenabled()
     with paused_gc():
         with paused_gc():
@@ -31,7 +79,7 @@ def test_steady_malloc_applies_on_glibc_only() -> None:
     assert steady_malloc() is glibc  # once per process, then cached
 
 
-def test_what_a_pause_allocated_is_not_left_to_young_collections() -> None:
+def test_what_a_pause_allocated_is_not_left_to_young_collections(tuned: None) -> None:
     thresholds = gc.get_threshold()
     gc.set_threshold(10**9)  # no automatic collection may reset the counts meanwhile
     try:
@@ -54,17 +102,16 @@ def _stages(fail: bool) -> Iterator[object]:
     yield "done"
 
 
-@needs_fork
-def test_forked_stages_run_in_a_child_and_arrive_in_order() -> None:
-    stages = ForkedStages(_stages, False)
-    assert stages.next() != os.getpid()
+def test_stages_arrive_in_order_from_a_child_or_inline(method: str) -> None:
+    stages = start_stages(_stages, False)
+    pid = stages.next()
+    assert (pid == os.getpid()) == (method == "inline")
     assert stages.next() == [1, 2, 3]
     assert stages.next(last=True) == "done"
 
 
-@needs_fork
-def test_forked_stages_reraise_what_the_child_raised() -> None:
-    stages = ForkedStages(_stages, True)
+def test_stages_reraise_what_the_generator_raised(method: str) -> None:
+    stages = start_stages(_stages, True)
     stages.next()
     stages.next()
     with pytest.raises(InputError, match="papers.csv:4: record has no abstract"):
@@ -82,13 +129,16 @@ def _sleeps() -> Iterator[object]:
     yield 2
 
 
-@needs_fork
-def test_a_dead_child_is_a_readable_error_and_close_stops_a_busy_one() -> None:
-    stages = ForkedStages(_dies)
+@pytest.mark.parametrize("child", PROCESS_METHODS)
+def test_a_dead_child_is_a_readable_error_and_close_stops_a_busy_one(
+    child: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KG_START_METHOD", child)
+    stages = start_stages(_dies)
     assert stages.next() == 1
     with pytest.raises(KgError, match="a build process died"):
         stages.next()
-    busy = ForkedStages(_sleeps)
+    busy = start_stages(_sleeps)
     assert busy.next() == 1
     started = time.monotonic()
     busy.close()
@@ -104,13 +154,13 @@ def _fails_at_once(receive: Callable[[], object]) -> Iterator[object]:
     yield receive()
 
 
-@needs_fork
-def test_an_inbox_child_gets_what_the_parent_sends_and_its_error_waits() -> None:
-    stages = ForkedStages(_doubles, inbox=True)
+def test_an_inbox_gets_what_the_caller_sends_and_an_error_waits(method: str) -> None:
+    stages = start_stages(_doubles, inbox=True)
     stages.send(21)
     assert stages.next(last=True) == 42
-    stopped = ForkedStages(_fails_at_once, inbox=True)
-    stopped._proc.join(timeout=30)  # it has ended, its error unread
+    stopped = start_stages(_fails_at_once, inbox=True)
+    if method != "inline":
+        stopped._proc.join(timeout=30)  # type: ignore[attr-defined]  # ended, its error unread
     stopped.send("texts")  # taken by no one: no error here
     with pytest.raises(InputError, match="cannot start"):
         stopped.next()

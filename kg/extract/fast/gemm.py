@@ -1,14 +1,12 @@
 """Faster inference for kg's spaCy models: matrix products through numpy's BLAS on one thread
 instead of blis, and a maxout that needs no arg-max.
 
-thinc's ``NumpyOps`` multiplies matrices with blis. On these machines numpy's bundled OpenBLAS
-does the same float32 product in two thirds of blis's CPU time (16k x 288 by 288 x 288: 34 ms
-with blis, 22 ms with numpy). The token-to-vector layers of the tagger and the recogniser are
-such products, so this saves about 7% of all extraction time. The ICLR 2026 graph is
-byte-identical either way.
+thinc's ``NumpyOps`` multiplies matrices with blis; numpy's bundled OpenBLAS does the same
+float32 products (the token-to-vector layers of the tagger and the recogniser) in less CPU time
+on the machines kg is measured on (``docs/benchmarks.md``).
 
-One thread: OpenBLAS would use every core, which doubled the CPU time of an extraction for no
-gain in wall time (measured on 400 abstracts, 2 cores), and starved the other worker.
+One thread: OpenBLAS would use every core, which costs CPU time for no gain in wall time while
+kg's other processes keep the cores busy, and starves the other worker.
 """
 
 from __future__ import annotations
@@ -98,11 +96,39 @@ def _no_backprop(dY: Any) -> Any:
 
 def use_fast_maxout(models: Iterable[Any]) -> int:
     """Give every ``maxout`` layer of each thinc model in ``models`` the pieces-first forward
-    (for inference). Returns the number of layers changed."""
+    (for inference), where a probe shows it gives thinc's output; returns the number of layers
+    changed. The forward function is thinc's private ``Model._func``: a layer without it, or
+    whose output the probe finds different, keeps thinc's (with a warning)."""
+    from kg.extract.fast import fall_back
+
     n = 0
     for model in models:
         for layer in model.walk():
-            if layer.name == "maxout" and not getattr(layer._func, "kg_pieces_first", False):
-                layer._func = _pieces_first_forward(layer._func)
-                n += 1
+            if layer.name != "maxout":
+                continue
+            original = getattr(layer, "_func", None)
+            if original is None or getattr(original, "kg_pieces_first", False):
+                continue
+            fast = _pieces_first_forward(original)
+            why = _probe(layer, original, fast)
+            if why:
+                fall_back("the fast maxout", why)
+                continue
+            layer._func = fast
+            n += 1
     return n
+
+
+def _probe(layer: Any, original: Callable[..., Any], fast: Callable[..., Any]) -> str | None:
+    """Why ``fast`` cannot stand in for ``original`` as the layer's forward, or None: both run
+    on a few random rows and must give the same numbers, to the bit."""
+    try:
+        n_in = layer.get_dim("nI")
+        probe = np.random.default_rng(0).standard_normal((8, n_in)).astype(np.float32)
+        expected = np.asarray(original(layer, probe, False)[0])
+        got = np.asarray(fast(layer, probe, False)[0])
+    except Exception as exc:  # any internal that is not as expected
+        return f"thinc's Maxout is not as expected ({type(exc).__name__}: {exc})"
+    if expected.shape != got.shape or not np.array_equal(expected, got):
+        return "its output differs from thinc's"
+    return None

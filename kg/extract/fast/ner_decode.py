@@ -15,8 +15,8 @@ module computes the same thing in numpy, all states of a batch at a time:
 
 It covers the case kg runs: greedy search (beam width 1), the ``ner`` state features (``nF``
 3), BILUO moves, no classes left unseen in training, and docs without preset entities.
-Anything else goes to spaCy's own code (:func:`supported`). ``tests/unit/test_ner_decode.py``
-checks both give the same entities.
+Anything else goes to spaCy's own code (:func:`unsupported` says why).
+``tests/unit/test_ner_decode.py`` checks both give the same entities.
 """
 
 from __future__ import annotations
@@ -35,20 +35,33 @@ _BEGIN, _IN, _OUT, _LAST, _UNIT = range(5)
 _KIND = {BEGIN: _BEGIN, IN: _IN, OUT: _OUT, LAST: _LAST, UNIT: _UNIT}
 
 
+def unsupported(ner: Any) -> str | None:
+    """Why :func:`decode` cannot decode the recogniser ``ner`` (spaCy's own decoder must), or
+    None when it can."""
+    try:
+        model = ner.model
+        if ner.cfg.get("beam_width", 1) != 1:
+            return "beam search"
+        if len(model.layers) != 3:
+            return "not a tok2vec, lower, upper model"
+        lower, upper = model.layers[1], model.layers[2]
+        if lower.name != "precomputable_affine" or not model.attrs.get("has_upper"):
+            return "no precomputed hidden layer and output layer"
+        if model.attrs.get("unseen_classes"):  # spaCy scores those specially
+            return "classes unseen in training"
+        if lower.get_dim("nF") != 3 or not upper.has_param("W"):
+            return "not the ner state features"
+        names = [ner.moves.get_class_name(i) for i in range(ner.moves.n_moves)]
+    except (AttributeError, KeyError, ValueError, TypeError) as exc:
+        return f"the recogniser's internals are not as expected ({exc})"
+    if not all(n == OUT or n[:2] in ("B-", "I-", "L-", "U-") for n in names):
+        return "not BILUO moves"
+    return None
+
+
 def supported(ner: Any) -> bool:
-    """Whether :func:`decode` handles the recogniser ``ner`` (else spaCy decodes)."""
-    model = getattr(ner, "model", None)
-    if model is None or ner.cfg.get("beam_width", 1) != 1 or len(model.layers) != 3:
-        return False
-    lower, upper = model.layers[1], model.layers[2]
-    if lower.name != "precomputable_affine" or not model.attrs.get("has_upper"):
-        return False
-    if model.attrs.get("unseen_classes"):  # spaCy scores those specially; a trained model has none
-        return False
-    if lower.get_dim("nF") != 3 or not upper.has_param("W"):
-        return False
-    names = [ner.moves.get_class_name(i) for i in range(ner.moves.n_moves)]
-    return all(n == OUT or n[:2] in ("B-", "I-", "L-", "U-") for n in names)
+    """Whether :func:`decode` handles the recogniser ``ner``."""
+    return unsupported(ner) is None
 
 
 class _Moves:
@@ -93,9 +106,11 @@ def has_preset_entities(doc: Any) -> bool:
     return bool(np.any((iob == 1) | (iob == 3)))
 
 
-def decode(ner: Any, docs: list[Any]) -> list[list[tuple[int, int, str]]]:
+def decode(ner: Any, docs: list[Any]) -> tuple[list[list[tuple[int, int, str]]], Any]:
     """The entities spaCy's greedy decoder would find in ``docs``, as (start, end, label) per
-    doc, in order. ``docs`` must have no preset entities (:func:`has_preset_entities`)."""
+    doc, in order, and the recogniser's token vectors of the batch (one row per token, docs one
+    after the other; None when the docs have no tokens). ``docs`` must have no preset entities
+    (:func:`has_preset_entities`)."""
     import blis.py
     from spacy.attrs import IS_SPACE, SENT_START
 
@@ -103,9 +118,9 @@ def decode(ner: Any, docs: list[Any]) -> list[list[tuple[int, int, str]]]:
     lengths = np.array([len(d) for d in docs], dtype=np.int64)
     out: list[list[tuple[int, int, str]]] = [[] for _ in docs]
     if not lengths.any():
-        return out
+        return out, None  # (nothing to run the model on)
     model = ner.model
-    tokvecs = model.layers[0].predict(docs)  # runs kg's hook too (the re-typer's vectors)
+    tokvecs = model.layers[0].predict(docs)
     lower, upper = model.layers[1], model.layers[2]
     cached = lower.predict(tokvecs)  # (tokens + 1, nF, nO, nP); row 0 is the padding
     n_rows, n_feats, n_hidden, n_pieces = cached.shape
@@ -177,35 +192,43 @@ def decode(ner: Any, docs: list[Any]) -> list[list[tuple[int, int, str]]]:
     for docs_i, starts, end, labels in found:
         for d, s, lb in zip(docs_i.tolist(), starts.tolist(), labels.tolist(), strict=True):
             out[d].append((s, end, names[lb]))
-    return out
+    return out, tokvecs
 
 
-def set_entities(ner: Any, docs: list[Any]) -> None:
+def set_entities(ner: Any, docs: list[Any], tokvecs_key: str | None = None) -> None:
     """Decode ``docs`` and set their entities as spaCy's recogniser would (every other token
-    is marked outside an entity)."""
+    is marked outside an entity); with ``tokvecs_key``, leave each doc's token vectors in its
+    ``user_data`` under that key."""
     from spacy.tokens import Span
 
-    for doc, ents in zip(docs, decode(ner, docs), strict=True):
+    found, tokvecs = decode(ner, docs)
+    start = 0
+    for doc, ents in zip(docs, found, strict=True):
         doc.set_ents([Span(doc, s, e, label=lb) for s, e, lb in ents], default="outside")
+        if tokvecs_key is not None and tokvecs is not None:
+            doc.user_data[tokvecs_key] = np.asarray(tokvecs[start : start + len(doc)])
+        start += len(doc)
 
 
-def pipe(ner: Any, docs: Iterable[Any], batch_size: int) -> Iterator[Any]:
-    """``ner.pipe(docs, batch_size=...)``, decoded by :func:`decode` where it applies."""
-    if not supported(ner):
-        yield from ner.pipe(docs, batch_size=batch_size)
-        return
+def pipe(
+    ner: Any, docs: Iterable[Any], batch_size: int, tokvecs_key: str | None = None
+) -> Iterator[Any]:
+    """``ner.pipe(docs, batch_size=...)`` decoded by :func:`decode` (``ner`` must be
+    :func:`supported`); a batch with preset entities goes to spaCy's decoder."""
     batch: list[Any] = []
     for doc in docs:
         batch.append(doc)
         if len(batch) >= batch_size:
-            yield from _run(ner, batch)
+            yield from _run(ner, batch, tokvecs_key)
             batch = []
     if batch:
-        yield from _run(ner, batch)
+        yield from _run(ner, batch, tokvecs_key)
 
 
-def _run(ner: Any, batch: list[Any]) -> list[Any]:
+def _run(ner: Any, batch: list[Any], tokvecs_key: str | None) -> list[Any]:
     if any(has_preset_entities(d) for d in batch):
-        return list(ner.pipe(batch, batch_size=len(batch)))
-    set_entities(ner, batch)
+        from kg.extract.fast import spacy_ner_pipe
+
+        return list(spacy_ner_pipe(ner, batch, len(batch), tokvecs_key))
+    set_entities(ner, batch, tokvecs_key)
     return batch
