@@ -11,14 +11,9 @@ from spacy.tokens import Doc, Span
 from spacy.util import registry
 
 from kg.extract.fast import NerRunner, ner_runner
+from kg.extract.features import noun_phrases
 from kg.extract.long_forms import is_acronym
-from kg.extract.retyper import (
-    RECOVERY_MODEL,
-    TOKVEC_KEY,
-    Retyper,
-    noun_phrases,
-    words_and_tags,
-)
+from kg.extract.retyper import RECOVERY_MODEL, TOKVEC_KEY, Retyper, words_and_tags
 from kg.extract.retyper import SHIPPED_MODEL as RETYPER_MODEL
 from kg.extract.spans import (
     COMPARATIVE_TAGS,
@@ -79,7 +74,7 @@ class TrainedRecognizer:
     a candidate (its gain on SciERC: ``docs/extraction-quality.md``). It is disabled when the
     file does not exist (or the path is empty).
 
-    ``recovery``: the noun-phrase model (same format, :func:`kg.extract.retyper.noun_phrases`).
+    ``recovery``: the noun-phrase model (same format, :func:`kg.extract.features.noun_phrases`).
     It picks entities among the noun phrases outside the recogniser's spans. Used only with the
     re-typer, and disabled the same way.
     """

@@ -2,76 +2,49 @@
 
 Why: the recogniser (``models/scierc_ner``) finds span boundaries reasonably well but mistypes
 many of them. A classifier trained on SciERC *train* gold spans types them better. It never
-sees the recogniser's labels, so it cannot just learn to copy them. Measured with the shipped
-file on SciERC dev (exact typed micro F1), the recogniser alone goes from 53.6 to 58.8 and
-kg's full extractor from 51.5 to 56.2. On test (run once): 50.1 → 55.4 and 48.7 → 52.9.
-Boundaries are never changed: the re-typer keeps a span with a new type, or drops it.
+sees the recogniser's labels, so it cannot just learn to copy them. Boundaries are never
+changed: the re-typer keeps a span with a new type, or drops it.
 
 How a span is decided:
 
-* :func:`span_features`: sparse indicator features of the span and its context (words,
-  suffixes, shape, POS tags, neighbours, parentheses, "X ( ACR )" definitions, kg's lexicon).
-* :class:`StaticVectors`: the recogniser's own 96-d word vectors, as the mean over the span plus
-  the last word. At load time they are projected through the classifier's weights, so at run
-  time a span costs two table look-ups.
+* :func:`~kg.extract.features.span_features`: sparse indicator features of the span and its
+  context (words, suffixes, shape, POS tags, neighbours, parentheses, "X ( ACR )"
+  definitions, kg's lexicon).
+* :class:`~kg.extract.features.StaticVectors`: the recogniser's own word vectors, as the mean
+  over the span plus the last word. At load time they are projected through the classifier's
+  weights, so at run time a span costs two table look-ups.
 * A multinomial logistic regression over those features gives ``p_clf`` over the five scored
   types, ``Generic`` and ``NONE`` (not an entity). ``NONE`` examples are the recogniser's own
   train predictions that match no gold span.
 * Product of experts with the recogniser: ``log p = log p_clf + alpha * log p_ner``, where
   ``p_ner`` is the recogniser's probability that an entity of each type, or none (O), starts at
-  the span's first token (:class:`NerScorer`, computed exactly from its token vectors, which
-  :func:`install_hook` captures while it runs).
-* Spans with the same lower-cased text in one abstract average their probabilities. One
+  the span's first token (:class:`NerScorer`, computed exactly from the token vectors the
+  recogniser leaves on each doc).
+* Spans with the same lower-cased text in one abstract average their probabilities: one
   abstract rarely uses the same term for two types.
 * A span is kept with its most probable class when that class is one of the five scored types
   and its probability is at least ``threshold``. Generic and NONE spans are dropped.
 
-The shipped settings (alpha 0.5, threshold 0.4, C 1, consistency on) were chosen on dev.
-In the experiment, the dev score stayed in 57.4-59.0 across alpha 0..1 and threshold 0..0.5.
+The **noun-phrase model** (:data:`RECOVERY_MODEL`) is the same classifier trained on every noun
+phrase of SciERC train (:func:`~kg.extract.features.noun_phrases`); at run time it is asked
+about the noun phrases outside the recogniser's spans, without the recogniser's term (the
+recogniser said "no entity" there), and picks entities among them.
 
-Measured and not shipped (dev micro F1, recogniser alone; baseline 53.6). These were
-measured in the experiment. Its feature set also had copies of some features crossed with a
-constant placeholder label; it scored 59.0 on dev with the same settings:
-
-* training on the recogniser's own predictions, with its label as a feature: 54.7. Honest
-  4-fold predictions instead: 54.6 to 55.6. Adding the gold spans to those: 56.5. The
-  re-typer mostly learns to copy the label;
-* the recogniser's token vectors as features: 53.7 (they are overfit on train);
-* boundary candidates: add left/right modifiers, or merge spans across "and", ",", "of", then
-  pick the best non-overlapping set by weighted interval scheduling. Scored 58.2-58.4 against
-  58.6 without them;
-* extra context features (nearest verbs, third word left, previous word x last word):
-  58.8-59.4, within noise;
-* without static vectors (sparse features only): 57.8. Without the recogniser term
-  (alpha 0): 58.6.
-
-Cost: about 2 ms per abstract (~27 spans), mostly building feature strings.
-
-**Recovery of missed phrases** (since 2026-11-29 night). The recogniser misses some mentions
-outright (95 of 664 on dev; 68 of them are exactly a noun phrase). A second model with the same
-features, trained on *every* noun phrase of SciERC train (:func:`noun_phrases`; 3,486 of 10,234
-are gold entities), is asked about the noun phrases outside the recogniser's spans, without
-the recogniser's term (alpha 0: it said "no entity" there); a phrase is kept when its most
-probable class is a scored type with probability at least 0.5. Dev (exact micro F1): recogniser
-+ re-typer 58.84 -> 59.49, full extractor 58.9 -> 59.6. Chosen on dev among alpha 0 / 0.5 / 1
-and thresholds 0.3-0.7 (58.8-59.5), so the gain is small and partly selection. Trained on the
-phrases outside the recogniser's train spans instead, it had 18 positives of 4,081 and kept
-nothing. File: ``models/scierc_recovery.npz`` (:data:`RECOVERY_MODEL`).
-
-The model is one ``.npz`` of plain arrays (feature names, float16 weights, bias, settings). It
-is loaded with ``allow_pickle=False``. Training: :mod:`kg.train.retyper`
+The settings were chosen on SciERC dev; the figures, the ablations and what did not help are in
+``docs/extraction-quality.md``. A model is one ``.npz`` of plain arrays (feature names, float16
+weights, bias, settings), loaded with ``allow_pickle=False``. Training: :mod:`kg.train.retyper`
 (``kg train retyper``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from kg.extract.features import StaticVectors, TokenSpan, span_features
 
 #: The classifier's classes. The first five are SciERC's scored types and the first six line
 #: up with the recogniser's labels, so the product of experts is one element-wise sum.
@@ -88,203 +61,9 @@ SCORED: tuple[str, ...] = CLASSES[:5]
 #: ``doc.user_data`` key under which the recogniser leaves its token vectors for the re-typer.
 TOKVEC_KEY = "kg_ner_tokvecs"
 SHIPPED_MODEL = Path(__file__).parent / "models" / "scierc_retyper.npz"
-#: The same classifier trained on noun phrases (:func:`noun_phrases`), for the phrases the
-#: recogniser left alone (``kg train retyper`` makes both).
+#: The same classifier trained on noun phrases (:func:`~kg.extract.features.noun_phrases`), for
+#: the phrases the recogniser left alone (``kg train retyper`` makes both).
 RECOVERY_MODEL = Path(__file__).parent / "models" / "scierc_recovery.npz"
-#: Spans are a token range [start, end).
-TokenSpan = tuple[int, int]
-
-
-# --------------------------------------------------------------------------- features
-
-_NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
-_PHRASE_TAGS = _NOUN_TAGS | {"JJ", "JJR", "JJS", "VBG", "VBN", "HYPH", "CD"}
-
-
-def noun_phrases(tags: Sequence[str], taken: Sequence[TokenSpan] = ()) -> list[TokenSpan]:
-    """Maximal runs of adjective, noun, participle, number and hyphen tags, cut back to end at
-    a noun, that overlap none of the token spans ``taken``.
-
-    Why: the recogniser misses 95 of SciERC dev's 664 scored mentions outright (14%), and 68
-    of them are exactly such a phrase. A classifier trained on every such phrase of
-    SciERC train (entity or not) picks some of them back up.
-
-    >>> noun_phrases(["DT", "JJ", "NN", "NN", "VBZ", "JJ", "NNS", "IN"])
-    [(1, 4), (5, 7)]
-    >>> noun_phrases(["DT", "JJ", "NN", "NN", "VBZ", "JJ", "NNS"], taken=[(3, 4)])
-    [(5, 7)]
-    """
-    out: list[TokenSpan] = []
-    i, n = 0, len(tags)
-    while i < n:
-        if tags[i] not in _PHRASE_TAGS:
-            i += 1
-            continue
-        j = i
-        while j < n and tags[j] in _PHRASE_TAGS:
-            j += 1
-        end = j
-        while end > i and tags[end - 1] not in _NOUN_TAGS:
-            end -= 1
-        if end > i and not any(s < end and i < e for s, e in taken):
-            out.append((i, end))
-        i = j
-    return out
-
-
-
-@dataclass(frozen=True)
-class _LexiconTables:
-    gazetteer: dict[str, str]  # lower-cased name or alias -> kg type
-    heads: dict[str, str]  # head word -> which of kg's head-word lists has it
-    metrics: frozenset[str]  # kg's curated metric names, lower-cased
-
-
-@lru_cache(maxsize=1)
-def _lexicon_tables() -> _LexiconTables:
-    """kg's lexicon as plain lookups. Read once per process and inherited by forked workers."""
-    from kg.extract.lexicon import load_lexicon
-
-    lex = load_lexicon()
-    gazetteer: dict[str, str] = {}
-    for label, rows in lex.gazetteers.items():
-        for name, aliases in rows:
-            for n in (name, *aliases):
-                gazetteer.setdefault(n.lower(), str(label.value))
-    heads: dict[str, str] = {}
-    for kind, words in (
-        ("task", lex.task_heads),
-        ("data", lex.dataset_heads),
-        ("meth", lex.method_heads),
-        ("gen", lex.generic_nouns),
-        ("common", lex.common_words),
-    ):
-        for w in words:
-            heads.setdefault(w, kind)
-    return _LexiconTables(gazetteer, heads, frozenset(m.lower() for m in lex.metric_terms))
-
-
-_SHAPE_TABLE = str.maketrans(
-    {
-        **{c: "X" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"},
-        **{c: "x" for c in "abcdefghijklmnopqrstuvwxyz"},
-        **{c: "d" for c in "0123456789"},
-    }
-)
-
-
-def word_shape(word: str) -> str:
-    """Character classes, with runs cut to two, so that similar names share a shape.
-
-    >>> word_shape("BERT-2"), word_shape("ImageNet")
-    ('XX-d', 'XxxXxx')
-    """
-    out: list[str] = []
-    for c in word.translate(_SHAPE_TABLE):
-        if len(out) >= 2 and out[-1] == c and out[-2] == c:
-            continue
-        out.append(c)
-    return "".join(out)
-
-
-def span_features(words: Sequence[str], tags: Sequence[str], s: int, e: int) -> list[str]:
-    """Indicator features of the span ``words[s:e]`` (no duplicates, in a fixed order).
-
-    The order is fixed, not a set's, so the float sums of the weights do not depend on the
-    process's string hash seed. The recogniser's label is deliberately not a feature: a
-    classifier trained on it only learns to trust it.
-    """
-    lw = [w.lower() for w in words[s:e]]
-    n = len(words)
-    first, last = lw[0], lw[-1]
-    f = [
-        f"len={min(e - s, 6)}",
-        f"first={first}",
-        f"last={last}",
-        f"suf3={last[-3:]}",
-        f"suf4={last[-4:]}",
-        f"ftag={tags[s]}",
-        f"ltag={tags[e - 1]}",
-        f"tagseq={'_'.join(tags[s:e][:4])}",
-        f"lshape={word_shape(words[e - 1])}",
-    ]
-    f += [f"w={w}" for w in lw]
-    if e - s >= 2:
-        f.append(f"bigr_last={lw[-2]}_{last}")
-    span_text = " ".join(lw)
-    if any(w.isupper() and len(w) > 1 for w in words[s:e]):
-        f.append("has_caps")
-    if any(c.isdigit() for c in span_text):
-        f.append("has_digit")
-    if "CC" in tags[s:e]:
-        f.append("has_cc")
-    if "," in lw:
-        f.append("has_comma")
-    if "(" in lw or ")" in lw:
-        f.append("has_paren")
-    for k in (1, 2):
-        f.append(f"p{k}={words[s - k].lower() if s - k >= 0 else '<s>'}")
-        f.append(f"n{k}={words[e + k - 1].lower() if e + k - 1 < n else '</s>'}")
-        f.append(f"pt{k}={tags[s - k] if s - k >= 0 else '<s>'}")
-        f.append(f"nt{k}={tags[e + k - 1] if e + k - 1 < n else '</s>'}")
-    if s > 0 and e < n and words[s - 1] == "(" and words[e] == ")":
-        f.append("in_parens")
-    if e + 2 < n and words[e] == "(" and words[e + 2] == ")":
-        f.append("defines_acronym")
-    if e - s >= 4 and words[e - 1] == ")" and words[e - 3] == "(":
-        f.append("ends_with_acronym")
-    lex = _lexicon_tables()
-    gaz = lex.gazetteer.get(span_text)
-    if gaz:
-        f.append(f"gaz={gaz}")
-    gaz_last = lex.gazetteer.get(last)
-    if gaz_last and e - s > 1:
-        f.append(f"gazlast={gaz_last}")
-    head = lex.heads.get(last)
-    if head:
-        f.append(f"head={head}")
-    if span_text in lex.metrics:
-        f.append("metric_term")
-    f.append(f"pos={min(s * 5 // max(n, 1), 4)}")  # where in the abstract, in fifths
-    return list(dict.fromkeys(f))
-
-
-class StaticVectors:
-    """The recogniser's static word vectors (keyed by the lower-cased word), L2-normalised.
-
-    A word's row is looked up once and cached. Unknown words get row -1.
-    """
-
-    def __init__(self, vocab: Any) -> None:
-        vectors = vocab.vectors
-        data = np.asarray(vectors.data, dtype=np.float32)
-        self.data = data / np.maximum(np.linalg.norm(data, axis=1, keepdims=True), 1e-6)
-        self.key2row: dict[int, int] = dict(vectors.key2row)
-        self.strings = vocab.strings
-        self._rows: dict[str, int] = {}
-
-    @property
-    def width(self) -> int:
-        return int(self.data.shape[1])
-
-    def row(self, word: str) -> int:
-        w = word.lower()
-        r = self._rows.get(w)
-        if r is None:
-            r = self.key2row.get(self.strings[w], -1) if w in self.strings else -1
-            self._rows[w] = r
-        return r
-
-    def span(self, words: Sequence[str], s: int, e: int) -> np.ndarray:
-        """The mean vector of the span's known words, then the last word's vector (zeros when
-        unknown). These are the classifier's dense inputs. At run time :class:`Retyper` gets
-        the same values from projected tables."""
-        rows = [self.row(w) for w in words[s:e]]
-        known = [r for r in rows if r >= 0]
-        zero = np.zeros(self.width, np.float32)
-        mean = self.data[known].mean(0) if known else zero
-        last = self.data[rows[-1]] if rows[-1] >= 0 else zero
-        return np.concatenate([mean, last])
 
 
 # --------------------------------------------------------------------------- the recogniser
@@ -296,8 +75,8 @@ class NerScorer:
     spaCy's NER state features are three tokens: the next token, the first token of the open
     entity and the token before the next one. With no entity open, the last two are padding.
     So the scores of "an entity of type X starts at token s" depend only on token s's vector.
-    Two small matrix products give them exactly, for any span. Re-running the recogniser's
-    greedy decoding from these matrices reproduced its predictions on all 50 dev abstracts.
+    Two small matrix products give them exactly, for any span (re-running the recogniser's
+    greedy decoding from these matrices reproduces its predictions).
     """
 
     LABELS = CLASSES[:6]

@@ -9,17 +9,10 @@ import pytest
 from spacy.tokens import Doc, Span
 
 from kg.extract.extractor import Extractor
+from kg.extract.features import StaticVectors, span_features
 from kg.extract.pipeline import SHIPPED_MODEL_DIR, load_pipeline
 from kg.extract.recogniser import TrainedRecognizer
-from kg.extract.retyper import (
-    CLASSES,
-    RECOVERY_MODEL,
-    SHIPPED_MODEL,
-    TOKVEC_KEY,
-    Retyper,
-    StaticVectors,
-    span_features,
-)
+from kg.extract.retyper import CLASSES, RECOVERY_MODEL, SHIPPED_MODEL, TOKVEC_KEY, Retyper
 
 TEXT = (
     "We present a statistical parser ( SP ) for machine translation and evaluate it on the "
