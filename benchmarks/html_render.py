@@ -11,25 +11,9 @@ GRAPH argument it uses a synthetic graph of the ICLR 2026 size (~4,300 papers, ~
 fixed seed) built by :func:`synthetic_graph`. Needs /usr/bin/chromium (scripts/install-chromium)
 and Playwright for Python (the test extras); no network.
 
-Measured 2026-11-29 on the shared 2-core machine (load average ~10, so noisy: single loads vary
-by up to 2x), Chromium 156, 5 loads each, median ms from navigation start to a still picture.
-Seeds = the seeds build (333 nodes, 522 links, uncapped); ICLR = a build of the ICLR 2026 corpus
-(4,302 papers, 23,738 nodes, 108,994 links); synthetic = :func:`synthetic_graph` (24,599 nodes,
-42,637 links; measured with plain, unweighted peeling):
-
-    export                      ICLR 2026: links   stable ms    synthetic: links   stable ms
-    seeds (all 333 nodes)               522          2,704
-    capped at 200                       926          1,777                427         1,966
-    capped at 400 (default)           2,333          3,598                905         3,125
-    capped at 600                     4,013          4,424              1,410         4,750
-    capped at 800                     5,917          6,425              1,942        11,702
-    capped at 1200                   10,160         14,894              3,029        19,582
-    capped at 2000                   19,580         32,530              5,235        31,914
-
-Hence ``DEFAULT_MAX_NODES = 400``: a still picture in about 3-4 s, like the seeds graph; past
-600 nodes the wait grows faster than the node count (15 s at 1,200, 33 s at 2,000), and 400
-nodes is also about what one screen can show with readable labels. Writing the capped ICLR
-export takes ~2.5 s (peeling 23,738 nodes plus rendering).
+The results, and why ``DEFAULT_MAX_NODES`` is 400 (a still picture about as soon as the seeds
+graph's; with more nodes the wait soon grows faster than the node count, and 400 is about what
+one screen shows with readable labels), are in ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations

@@ -7,8 +7,9 @@ were chosen on; the others were held out, scored, and some then used for develop
 ``--gold`` may be given several times, or ``--all``, to pool samples (micro figures over every
 paper).
 A sample lists, per paper, the *named* methods, datasets, tasks and metrics it proposes or uses,
-with aliases, annotated as issue 5 asks: full names with acronyms as aliases, broad model classes
-("large language models") are concepts and so not listed, benchmarks and environments are datasets.
+with aliases, annotated as the guidelines in the ``.md`` beside it say: full names with acronyms
+as aliases, broad model classes ("large language models") are concepts and so not listed,
+benchmarks and environments are datasets.
 Entries marked ``uncertain`` are "don't care": a kg entity that matches one is neither a hit nor a
 false positive, and missing one is no miss. ``title_only`` entries are left out (kg extracts from
 the abstract).

@@ -1,6 +1,6 @@
 """Related-paper quality of `kg related` against real judgments and baselines, in one run.
 
-Two evaluations (issue 6):
+Two evaluations:
 
 * **CSFCube** (expert judgments, 50 faceted queries): each query's *judged pool* (the
   candidates in ``test-pid2anns-csfcube-{facet}.json``, minus the query itself) is ranked by
@@ -93,7 +93,7 @@ def load_csfcube(
         a = anns[facet][pid]
         # One query (8781666, background and result) lists itself among its candidates, graded
         # 3. A paper is not "related to itself" (kg related never returns it), so it is dropped
-        # by default. keep_self=True reproduces the issue's reference figures: SPECTER's file
+        # by default. keep_self=True reproduces CSFCube's published figures: SPECTER's file
         # never ranks the query, so keeping it costs SPECTER and helps TF-IDF (cosine 1.0).
         grades = {
             c: int(g)
@@ -155,8 +155,8 @@ class TfidfScorer:
     """Cosine of TF-IDF vectors of title + abstract, fitted on the whole corpus.
 
     Defaults (sublinear tf, no stop-word list, unigrams) were chosen as the *strongest* of the
-    word-level settings tried on CSFCube (see the report), so kg is compared with a fair
-    baseline: sublinear tf is worth +0.08 NDCG@20, a stop-word list costs 0.004.
+    word-level settings tried on CSFCube, so kg is compared with a fair baseline: sublinear tf
+    helps clearly, a stop-word list costs a little (measured: docs/benchmarks.md).
     """
 
     def __init__(self, docs: dict[str, Doc], **kwargs: Any) -> None:

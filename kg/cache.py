@@ -44,10 +44,10 @@ class BlobTable:
         self.path = path
         self.table = table  # a constant of the caller's, never user input
         self.db = sqlite3.connect(path)
-        # A cache needs no durability: without a disk sync per commit, storing an incremental
-        # build's few new rows took 0.4 s per table (syncing a 70 MB file). WAL keeps the file
-        # consistent if kg is killed mid-write; a power cut may lose the last rows, which only
-        # means extracting them again.
+        # A cache needs no durability: with a disk sync per commit, storing an incremental
+        # build's few new rows waited on a sync of the whole file, table by table (measured:
+        # docs/benchmarks.md). WAL keeps the file consistent if kg is killed mid-write; a power
+        # cut may lose the last rows, which only means extracting them again.
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key PRIMARY KEY, value BLOB)")
@@ -79,9 +79,9 @@ def versioned_table(directory: str | Path, kind: str, version: str, table: str) 
     Rows of another version can never be read again: a new pipeline version starts a new file,
     and the files of all but the :data:`KEEP_VERSIONS` most recently used versions of a kind are
     deleted then (with the unversioned file of older kg releases). Without this, every edit of
-    the extraction code left a conference's 35 MB of extractions behind for good (one
-    developer's cache folder had grown to 1.3 GB). Several versions are kept, for a user who
-    switches between base models or kg releases.
+    the extraction code left a whole corpus's extractions behind for good, and a developer's
+    cache folder only ever grew. Several versions are kept, for a user who switches between
+    base models or kg releases.
     """
     folder = Path(directory)
     digest = hashlib.blake2b(version.encode(), digest_size=8).hexdigest()
@@ -185,7 +185,7 @@ class ExtractionCache:
     """``get``/``put`` raw mention lists by (text, model, pipeline version) in one SQLite file.
 
     Values are :mod:`marshal` data (builtins only: loading one runs no code), which loads a
-    conference's 150k mention tuples in 0.10 s where JSON dicts took 0.14 s.
+    conference's mention tuples faster than JSON dicts (measured: docs/benchmarks.md).
     """
 
     def __init__(self, directory: str | Path, namespace: str) -> None:
@@ -277,8 +277,8 @@ class ResolverSnapshots:
         try:
             with path.open("rb") as f:
                 f.seek(_SIZE_BYTES + size)
-                # From bytes: marshal.load() on a file reads it in tiny pieces (1.2 s instead
-                # of 0.15 s for a conference's resolver).
+                # From bytes: marshal.load() on a file reads it in tiny pieces, and loads() of
+                # the bytes is many times faster (measured: docs/benchmarks.md).
                 return marshal.loads(f.read()), set(saved)
         except (OSError, EOFError, ValueError, TypeError):
             return None

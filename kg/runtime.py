@@ -250,9 +250,9 @@ def paused_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector inside the block, in a process :func:`tune_process`
     tuned (elsewhere the block runs as it is). Nesting is fine.
 
-    A build holds a few hundred thousand small objects (papers, mentions, entities, graph
-    attributes) and allocates more in every stage; the collector would re-scan all of them
-    again and again, and the build's data has no reference cycles for it to find.
+    A build holds a great many small objects (papers, mentions, entities, graph attributes)
+    and allocates more in every stage; the collector would re-scan all of them again and
+    again, and the build's data has no reference cycles for it to find.
     """
     if not _gc_pauses:
         yield

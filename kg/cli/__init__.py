@@ -58,7 +58,7 @@ def run() -> None:
     """The ``kg`` console script: tune the process, run :func:`main`, then exit fast.
 
     The tuning (:func:`kg.runtime.tune_process`) is for this process only, never for a program
-    that imports kg. A build leaves millions of small objects behind (the graph, the mentions,
+    that imports kg. A build leaves a great many small objects behind (the graph, the mentions,
     the cache's rows), which Python would free one by one at shutdown, for memory the operating
     system takes back at exit anyway. So once the command has run, the exit handlers run and the
     output is flushed as at a normal exit, and the process ends without the teardown. Errors

@@ -185,7 +185,7 @@ def _related_file(graph_path: Path, title: str, k: int) -> tuple[str, list[Any],
     from kg.query.lookup import find_paper
     from kg.query.related import related_papers
 
-    index = load_index(graph_path)  # compact and cached: a big graph answers in well under 1 s
+    index = load_index(graph_path)  # compact and cached: even a big graph is never loaded whole
     pid = find_paper(index, title)
     return pid, related_papers(index, pid, k), index.nodes[pid]
 

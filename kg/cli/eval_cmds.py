@@ -76,7 +76,7 @@ def train_group() -> None:
 @click.option("--max-steps", type=int, default=None, help="Override the config's max_steps.")
 def train_scierc(data: Path | None, output: Path | None, pretrain: bool,
                  shared: Path | None, workdir: Path | None, max_steps: int | None) -> None:
-    """Reproduce the shipped SciERC entity recogniser (CPU, 20-30 minutes).
+    """Reproduce the shipped SciERC entity recogniser (tens of minutes on a CPU).
 
     Recipe: word2vec vectors on the unlabelled abstracts in the shared data, then `spacy
     train` on SciERC train with dev for early stopping (en_core_web_sm's tagger supplies a
@@ -105,7 +105,7 @@ def train_scierc(data: Path | None, output: Path | None, pretrain: bool,
               default=None, help="Where to write the noun-phrase model [default: the shipped "
                                  "kg/extract/models/scierc_recovery.npz].")
 def train_retyper(data: Path | None, output: Path | None, recovery_output: Path | None) -> None:
-    """Reproduce the shipped span re-typer and noun-phrase model (a minute on one core).
+    """Reproduce the shipped span re-typer and noun-phrase model (a minute or so, one core).
 
     The re-typer: a logistic regression on SciERC train's gold spans, plus the shipped
     recogniser's spurious train spans as "not an entity". It decides the type of each span the
@@ -139,10 +139,11 @@ def train_retyper(data: Path | None, output: Path | None, recovery_output: Path 
 @click.option("--max-steps", type=int, default=None, help="Override the config's max_steps.")
 def train_tagger(shared: Path | None, output: Path | None, workdir: Path | None,
                  max_steps: int | None) -> None:
-    """Reproduce kg's small part-of-speech tagger (CPU, about 30 minutes).
+    """Reproduce kg's small part-of-speech tagger (tens of minutes on a CPU).
 
-    Distilled from en_core_web_sm's tagger on unlabelled scientific abstracts: the same tags
-    on 97% of tokens at a third of the cost. See kg/evaluate/tagger_training.py.
+    Distilled from en_core_web_sm's tagger on unlabelled scientific abstracts: nearly always
+    the same tags, at a fraction of the cost (docs/extraction-quality.md). See
+    kg/train/tagger.py.
 
     \b
     Example:

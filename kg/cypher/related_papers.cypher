@@ -3,7 +3,7 @@
 // param paper: "WebGen-Agent"  -- a paper id, title or short name (any case)
 // param k: 10  -- how many related papers
 // A shared entity e counts TYPE_WEIGHT[label(e)] / ln(1 + paper_count(e)) (kg/schema.py,
-// kg/related.py); a paper among p's text neighbours (p.similar, computed by `kg build`) adds
+// kg/query/related.py); a paper among p's text neighbours (p.similar, computed by `kg build`) adds
 // TEXT_WEIGHT * cosine. The score is the sum, rounded to 6 decimals.
 MATCH (p:Paper)
 WHERE p.id = $paper OR toLower(p.display_name) = toLower($paper) OR toLower(p.title) = toLower($paper)

@@ -2,7 +2,7 @@
 
 Pure functions over plain Python lists so benchmarks and tests share one definition.
 
-Conventions (chosen to match the CSFCube reference numbers quoted in issue 6):
+Conventions (chosen to match the published CSFCube baseline figures, Mysore et al. 2021):
 
 * ``ranking`` is the ordered list of candidate ids a method returned (best first).
 * ``grades`` maps candidate id -> graded relevance (CSFCube: adjudicated 0-3). Ids missing from

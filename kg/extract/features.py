@@ -25,9 +25,9 @@ def noun_phrases(tags: Sequence[str], taken: Sequence[TokenSpan] = ()) -> list[T
     """Maximal runs of adjective, noun, participle, number and hyphen tags, cut back to end at
     a noun, that overlap none of the token spans ``taken``.
 
-    Why: most of the mentions the recogniser misses outright are exactly such a phrase. A
-    classifier trained on every such phrase of SciERC train (entity or not) picks some of them
-    back up.
+    Why: most of the mentions the recogniser misses outright are exactly such a phrase
+    (docs/extraction-quality.md). A classifier trained on every such phrase of SciERC train
+    (entity or not) picks some of them back up.
 
     >>> noun_phrases(["DT", "JJ", "NN", "NN", "VBZ", "JJ", "NNS", "IN"])
     [(1, 4), (5, 7)]

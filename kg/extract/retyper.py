@@ -130,7 +130,7 @@ class NerScorer:
 
 def words_and_tags(doc: Any) -> tuple[list[str], list[str]]:
     """A doc's token texts and POS tags as lists (from one array: making Token objects to read
-    them costs four times as much)."""
+    them costs several times as much)."""
     strings = doc.vocab.strings
     arr = doc.to_array(["ORTH", "TAG"])
     return [strings[int(o)] for o in arr[:, 0]], [strings[int(t)] for t in arr[:, 1]]

@@ -2,7 +2,7 @@
 
 A :data:`RawMention` is a ``kg_mentions`` dict as a tuple, with its merge key: a conference's
 mentions come back from the cache on every build, and as tuples they decode faster (marshal)
-and take about half the memory of dicts. :func:`doc_mentions` makes them :class:`Mention` s.
+and take much less memory than dicts. :func:`doc_mentions` makes them :class:`Mention` s.
 """
 
 from __future__ import annotations
@@ -13,24 +13,24 @@ from kg.extract.normalize import normalize_key
 from kg.models import Mention
 from kg.schema import Label, Rel
 
-#: Enum members by value: a dict look-up, where ``Label(value)`` costs a Python call (and a
-#: conference has 150k mentions).
+#: Enum members by value: a dict look-up, where ``Label(value)`` costs a Python call (and this
+#: runs for every mention of a corpus).
 _LABEL = {label.value: label for label in Label}
 _REL = {rel.value: rel for rel in Rel}
 
 
 #: A mention as extraction hands it over and the cache keeps it: the fields of a
-#: ``kg_mentions`` dict in this order, with its merge key. Tuples, not dicts: a conference's 150k
+#: ``kg_mentions`` dict in this order, with its merge key. Tuples, not dicts: a conference's
 #: mentions come back from the cache on every build, and as tuples they decode faster
-#: (marshal) and take 95 MB instead of 167 MB.
+#: (marshal) and take much less memory (measured: docs/benchmarks.md).
 RawMention = tuple[int, int, str, str, str, int, int, str, float, str, str, bool]
 
 
 def raw_rows(found: list[dict[str, Any]]) -> list[RawMention]:
     """``kg_mentions``' dicts as :data:`RawMention` rows, with each mention's merge key
     (:func:`normalize_key`): computed in the extraction workers and cached with the mentions,
-    it is not computed again on every build (it was half of entity resolution's time on a
-    conference)."""
+    it is not computed again on every build (it was a large part of entity resolution's time;
+    docs/benchmarks.md)."""
     return [
         (
             m["start"],

@@ -14,10 +14,10 @@ from kg.models import Entity, Mention, Paper
 from kg.schema import DEFAULT_ROLE, KEY, LABEL_ATTR, NAME, TYPE_ATTR, Label, Rel
 from kg.store.file import FORMAT_VERSION, graph_from_data
 
-if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
 
-    from kg.graph.similarity import NeighbourLists  # numpy and scipy: 0.2 s more
+    from kg.graph.similarity import NeighbourLists  # numpy and scipy: slower still
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
 #: graph keeps the *shared* ones (named methods, datasets, tasks and metrics are always kept).
@@ -58,7 +58,7 @@ def graph_data(
     :func:`kg.store.file.save_graph` writes. Deterministic: the same input gives the same data.
 
     A build writes this straight to the graph file: making a networkx graph first and
-    converting it back took a third of an incremental build.
+    converting it back was a large part of an incremental build (measured: docs/benchmarks.md).
 
     ``similar`` may be a function that returns the text neighbours: a build's are computed in
     another process, and the links are assembled here before they are needed.
@@ -68,7 +68,7 @@ def graph_data(
         for eid, e in entities.items()
         if e.label != Label.CONCEPT or e.paper_count >= min_concept_papers
     }
-    # Hot loop on a conference (100k links): enum members and schema lookups are hoisted.
+    # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES
     proposes_str = str(proposes)
     rel_of_label = {label: str(DEFAULT_ROLE[label]) for label in Label if label in DEFAULT_ROLE}

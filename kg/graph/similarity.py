@@ -1,8 +1,8 @@
 """Text similarity between papers, computed once at build time.
 
 kg's related-paper ranking is hybrid: what two papers share in the graph, plus how similar
-their words are. Entity overlap alone leaves most pairs at zero (measured on CSFCube: about half
-of each judged pool shares no entity with the query), while the words of two abstracts on the
+their words are. Entity overlap alone leaves many pairs at zero (on CSFCube, much of each judged
+pool shares no entity with the query: docs/benchmarks.md), while the words of two abstracts on the
 same problem overlap even when their extracted entities do not. Each paper stores its
 ``TOP_N`` most similar papers (TF-IDF cosine over title and abstract, sublinear term
 frequencies) with the terms that weigh most in the overlap, so the similarity is explained too.
@@ -30,7 +30,7 @@ TOP_N = 30
 TERMS_PER_PAIR = 5
 #: Words of two or more word characters: what scikit-learn's default token pattern
 #: ``(?u)\b\w\w+\b`` finds (a greedy run of word characters ends only where a boundary is),
-#: without testing the boundaries (a fifth of the time).
+#: without testing the boundaries, which only cost time.
 TOKEN = re.compile(r"\w\w+")
 BLOCK = 512  # rows of the similarity matrix held dense at a time
 PAIR_CHUNK = 8192  # pairs whose shared terms are found at a time
@@ -73,8 +73,8 @@ def _terms_version() -> bytes:
 
 def term_counts(texts: list[str], cache_dir: str | Path | None = None) -> list[TermCounts]:
     """Each text's :data:`TermCounts`. With ``cache_dir``, they are kept there by text: a
-    rebuild counts only the new texts (counting a conference's took 0.25 s of the 0.33 s its
-    TF-IDF matrix takes). The cache only saves time: when it cannot be read or written, the
+    rebuild counts only the new texts (counting is the costly part of making the TF-IDF
+    matrix: docs/benchmarks.md). The cache only saves time: when it cannot be read or written, the
     counts are made here."""
     stops = stop_words()
     if cache_dir is None:
@@ -154,8 +154,8 @@ _ONE_KEY_ROWS = 2**20
 def _row_major_order(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
     """The order "by row, then by value, largest first", equal values in their given order, for
     values in (0, 1] rounded to 9 decimals or fewer: ``np.lexsort((-values, rows))``. One stable
-    argsort of ``2 * row + (1 - value)`` gives it at a tenth of the time (0.3 s of an ICLR
-    build's 1.5M shared-term weights), exactly while rows stay below :data:`_ONE_KEY_ROWS`."""
+    argsort of ``2 * row + (1 - value)`` gives it many times faster (measured:
+    docs/benchmarks.md), exactly while rows stay below :data:`_ONE_KEY_ROWS`."""
     if len(rows) and rows.max() >= _ONE_KEY_ROWS:
         return np.lexsort((-values, rows))
     return np.argsort(rows * 2.0 + (1.0 - values), kind="stable")
@@ -164,10 +164,11 @@ def _row_major_order(rows: np.ndarray, values: np.ndarray) -> np.ndarray:
 def _split_frequent(X: sp.csr_matrix) -> tuple[np.ndarray, sp.csr_matrix]:
     """X's columns of the most frequent terms as a dense array, and the other columns.
 
-    Nearly every pair of abstracts shares a word, so ``X @ X.T`` is dense (99.8% on ICLR 2026),
-    and the sparse product spends most of its time on the few hundred words most papers use:
-    a term in ``df`` papers costs it ``df**2`` steps. For those terms one dense product (BLAS)
-    is cheaper; the sparse product keeps the rest. Together 0.45 s against 0.6 s on ICLR 2026.
+    Nearly every pair of abstracts shares a word, so ``X @ X.T`` is dense, and in the sparse
+    product the words most papers use dominate: a term in ``df`` papers costs it ``df**2``
+    steps. For those terms one dense product (BLAS) is cheaper; the sparse product
+    keeps the rest. Together they are faster than the sparse product alone (measured:
+    docs/benchmarks.md).
     Only the order of the additions changes: the cosines rounded to six decimals, and so the
     neighbour lists, came out identical on ICLR 2026, CSFCube and the seeds.
     """
@@ -243,13 +244,13 @@ def _neighbour_pairs(
         cols.append(c)
         scores.append(block[r, c])
     all_rows, all_cols = np.concatenate(rows), np.concatenate(cols)
-    # The shared terms of (i, j) and (j, i) are the same: compute each unordered pair once (a
-    # third of the pairs are mutual neighbours on ICLR 2026).
+    # The shared terms of (i, j) and (j, i) are the same: compute each unordered pair once (many
+    # pairs are mutual neighbours).
     pair_ids, where = np.unique(
         np.minimum(all_rows, all_cols) * n + np.maximum(all_rows, all_cols), return_inverse=True
     )
-    # In chunks: all pairs at once made 100 MB arrays (fresh pages from the kernel each time,
-    # a third of the child's system time); chunks of 8k pairs reuse the same heap memory.
+    # In chunks: all pairs at once made arrays so big that each came as fresh pages from the
+    # kernel, much of the child's system time; chunks of 8k pairs reuse the same heap memory.
     first, second = pair_ids // n, pair_ids % n
     unique_terms = [
         terms
@@ -283,9 +284,9 @@ def neighbour_lists(
     papers: list[Paper], top_n: int = TOP_N, cache_dir: str | Path | None = None
 ) -> dict[str, NeighbourLists]:
     """:func:`text_neighbours` as plain lists per paper. A build computes them in a child
-    process: sending back 129k ``Neighbour`` objects cost the parent 0.5 s of unpickling at the
-    end of an incremental build of ICLR 2026, plain lists 0.02 s. ``cache_dir`` keeps the
-    texts' term counts (:func:`term_counts`)."""
+    process: sending back ``Neighbour`` objects cost the parent far more unpickling at the end
+    of an incremental build than plain lists do (measured: docs/benchmarks.md). ``cache_dir``
+    keeps the texts' term counts (:func:`term_counts`)."""
     if len(papers) < 2:
         return {p.id: ([], [], []) for p in papers}
     ids, rows, cols, scores, terms = _neighbour_pairs(papers, top_n, cache_dir)

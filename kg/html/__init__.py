@@ -20,7 +20,7 @@ from kg.html.render import render_html
 from kg.html.subgraph import DEFAULT_MAX_NODES, Selection, parse_types, select
 from kg.schema import Label
 
-if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
 
 DEFAULT_HTML_PATH = Path("exports") / "graph.html"

@@ -32,7 +32,7 @@ from kg.schema import (
     Rel,
 )
 
-if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
 
 VIS_VERSION = "9.1.2"
@@ -71,7 +71,7 @@ def shorten(text: str, limit: int) -> str:
 
 
 def _node_size(degree: int) -> float:
-    # Degrees are heavy-tailed (a broad concept links to thousands of papers): grow with the log.
+    # Degrees are heavy-tailed (a broad concept links to very many papers): grow with the log.
     return round(min(8 + 4 * math.log2(1 + degree), 50), 1)
 
 

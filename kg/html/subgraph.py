@@ -10,9 +10,9 @@ global degree alone would keep the big entities and drop the papers that link th
 picture of disconnected dots; peeling keeps a dense core where every node still has links.
 
 A link weighs what a shared entity weighs in ``kg related``: ``TYPE_WEIGHT[label] /
-ln(1 + paper_count)``. With plain link counts the core of the ICLR 2026 graph is 133 broad
-concepts ("signals", "pipeline") and 2,550 MENTIONS links out of 3,257; weighted, it keeps
-named methods, datasets and tasks (60/31/34 of 400 nodes) and 28% fewer links.
+ln(1 + paper_count)``. With plain link counts the core of the ICLR 2026 graph is mostly broad
+concepts ("signals", "pipeline") and MENTIONS links; weighted, it keeps named methods, datasets
+and tasks, and fewer links (measured: docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ from kg.errors import InputError
 from kg.query.related import entity_weight
 from kg.schema import ENTITY_LABELS, LABEL_ATTR, TYPE_WEIGHT, Label
 
-if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
 
-#: Default node cap for exports without --focus. Chosen from benchmarks/html_render.py: on the
-#: 2-core machine the 400-node export of the ICLR 2026 graph is still in ~3.6 s (the seeds graph:
-#: ~2.7 s), 1,200 nodes take ~15 s and 2,000 ~33 s, and beyond ~400 labels stop being readable.
+#: Default node cap for exports without --focus. Chosen from benchmarks/html_render.py
+#: (measured: docs/benchmarks.md): at this cap the ICLR 2026 graph settles about as soon as the
+#: seeds graph; with more nodes the wait grows faster than the node count, and labels stop
+#: being readable.
 DEFAULT_MAX_NODES = 400
 
 

@@ -1,13 +1,13 @@
 """A persistent memo of cleaned records: an incremental build re-cleans only the new ones.
 
-Cleaning (LaTeX, markdown, unicode) costs about 0.3 ms a record, more than a second on a
-conference: a tenth of an incremental build's budget. Records are keyed by their raw fields,
-the file's stem and a fingerprint of the ingest code, so a change to the cleaning never serves
-a stale record. Lives beside the extraction cache (``--cache-dir``).
+Cleaning (LaTeX, markdown, unicode) every record of a conference again would be a sizeable
+part of an incremental build (measured: docs/benchmarks.md). Records are keyed by their raw
+fields, the file's stem and a fingerprint of the ingest code, so a change to the cleaning never
+serves a stale record. Lives beside the extraction cache (``--cache-dir``).
 
 A file read before with the same bytes, under the same path, is not parsed again at all: its
 papers and problems come back whole (:meth:`RecordMemo.file_items`). Parsing a conference's
-CSV and looking up its records took 0.25 s, a tenth of an incremental build.
+CSV and looking up its records was a sizeable part of an incremental build too.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
 
-if TYPE_CHECKING:  # networkx is imported where a graph is made (it costs 0.2 s)
+if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
 
 

@@ -1,8 +1,8 @@
 """A compact, read-only index of a graph for the questions asked most: which paper is this
 name, and which papers share entities with it.
 
-Loading the full node-link JSON of a conference (tens of MB: abstracts and evidence sentences)
-and building a NetworkX graph from it takes seconds; ``kg related`` needs only ids, names and
+Loading the full node-link JSON of a conference (large: abstracts and evidence sentences) and
+building a NetworkX graph from it is slow; ``kg related`` needs only ids, names and
 links. :func:`load_index` keeps a pickled index per graph file in kg's cache folder and rebuilds
 it whenever the graph file changes (size or modification time), so answers never go stale.
 """

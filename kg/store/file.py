@@ -42,8 +42,8 @@ def write_graph_data(data: dict[str, Any], path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    # Compact UTF-8 JSON with sorted keys. orjson: a conference graph is tens of MB, and the
-    # standard library's encoder took longer than everything else an incremental build does.
+    # Compact UTF-8 JSON with sorted keys. orjson: a conference graph is large, and the standard
+    # library's encoder took longer than everything else an incremental build does.
     tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE))
     tmp.replace(path)  # atomic: a crash never leaves half a graph behind
     return path

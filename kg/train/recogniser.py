@@ -228,8 +228,8 @@ def train(
 
     ``shared_data`` (default: the parent of ``data_dir``) supplies the unlabelled text for the
     vectors (and the optional pretraining, which did not help on top of the vectors).
-    Returns ``output``. CPU-only; about 20-30 minutes on two cores. Not bit-identical to the
-    shipped model (thread timing in word2vec), but the same recipe.
+    Returns ``output``. CPU-only; a long run (``docs/extraction-quality.md``). Not
+    bit-identical to the shipped model (thread timing in word2vec), but the same recipe.
     """
     require_train_extra("gensim")
     import tempfile
@@ -271,7 +271,8 @@ def train(
 
 
 #: Rows of static vectors kept in the shipped model (the least frequent words are mapped to
-#: their nearest kept neighbour): 20k → 12k rows cost nothing on dev and save 3 MB.
+#: their nearest kept neighbour): pruning to these cost nothing on dev and makes the shipped
+#: model smaller (docs/extraction-quality.md).
 SHIPPED_VECTOR_ROWS = 12000
 
 

@@ -1,7 +1,7 @@
 """Reproduce the shipped span re-typer (``kg/extract/models/scierc_retyper.npz``).
 
 See :mod:`kg.extract.retyper` for what the re-typer does and what was measured. Recipe
-(``kg train retyper``, 10-20 seconds on one core):
+(``kg train retyper``, quick on one core):
 
 1. Run the shipped recogniser (kg's small tagger, then the SciERC NER, exactly as
    :func:`kg.evaluate.scierc.load_model` builds it) over SciERC **train**.
@@ -135,8 +135,8 @@ def recovery_examples(nlp: Any, data_dir: str | Path) -> tuple[list[Example], li
     with the gold type of the same span or ``NONE``.
 
     All of them, not only those outside the recogniser's spans: on train, the recogniser (fit
-    to it) leaves almost no entity outside its spans (18 of 4,081 phrases), so those would
-    teach nothing. At run time the model sees the phrases outside the recogniser's spans."""
+    to it) leaves almost no entity outside its spans (docs/extraction-quality.md), so those
+    would teach nothing. At run time the model sees the phrases outside the recogniser's spans."""
     docs = load_split(data_dir, "train")
     examples: list[Example] = []
     labels: list[str] = []

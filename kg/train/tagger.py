@@ -1,8 +1,8 @@
 """Reproduce kg's small tagger (``kg/extract/models/small_tagger``, ``kg train tagger``).
 
 kg's pipeline needs part-of-speech tags only (the SciERC recogniser and the re-typer read
-``token.tag_``, the rules match on it). en_core_web_sm's tok2vec + tagger gave them at a quarter
-of all extraction time; this tagger is distilled from them on in-domain text at a third of
+``token.tag_``, the rules match on it). en_core_web_sm's tok2vec + tagger made them a large
+part of extraction time; this tagger is distilled from them on in-domain text at a fraction of
 their cost per token:
 
 1. The unlabelled scientific texts of :func:`kg.train.recogniser.write_pretrain_corpus`
@@ -13,10 +13,9 @@ their cost per token:
    tokenizer and vocab copied in, so tokens and NORM are the same as kg's.
 3. The best model's tagger is saved alone (component config + weights): :func:`ship`.
 
-Measured (2026-11-29): 97.25% of held-out tokens get en_core_web_sm's tag (98.1% at the level
-of the noun tags kg's rules use); 6.6 vs 20.0 µs per token; SciERC dev micro F1 of kg's full
-extractor 56.2 → 56.5, recogniser + re-typer 58.8 → 58.8 (re-typer retrained on these tags);
-whole pipeline +18% papers per CPU-second. About 30 minutes on one core.
+How often it agrees with en_core_web_sm, what it costs per token, what it does to SciERC
+(with the re-typer retrained on its tags) and how long training takes:
+``docs/extraction-quality.md``; its effect on build speed: ``docs/benchmarks.md``.
 """
 
 from __future__ import annotations

@@ -32,12 +32,16 @@ def _imported_top_levels(files: list[Path]) -> set[str]:
     return {m for m in found if m not in sys.stdlib_module_names and m not in ("kg", "__future__")}
 
 
+#: Import names whose distribution is named otherwise, for packages that may not be installed
+#: here (the train extra's, in a test environment).
+_DISTRIBUTION_OF = {"sklearn": "scikit-learn"}
+
+
 def _distributions(modules: set[str]) -> set[str]:
     by_module = metadata.packages_distributions()
     out = set()
     for module in modules:
-        dists = by_module.get(module)
-        assert dists, f"{module} is imported but no installed distribution provides it"
+        dists = by_module.get(module) or [_DISTRIBUTION_OF.get(module, module)]
         out |= {d.lower().replace("_", "-") for d in dists}
     return out
 

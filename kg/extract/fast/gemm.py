@@ -28,11 +28,11 @@ class OneThreadNumpyOps(NumpyOps):
     def gemm(
         self, x: Any, y: Any, out: Any = None, trans1: bool = False, trans2: bool = False
     ) -> Any:
-        if self._blas is None:  # made on first use: it inspects the loaded libraries (~1 ms)
+        if self._blas is None:  # made on first use: it inspects the loaded libraries
             from threadpoolctl import ThreadpoolController
 
             self._blas = ThreadpoolController()
-        # The limit is set and restored around each product (8 us; a batch makes a few dozen).
+        # The limit is set and restored around each product: cheap next to the product.
         with self._blas.limit(limits=1, user_api="blas"):
             return super().gemm(x, y, out=out, trans1=trans1, trans2=trans2)
 
@@ -54,10 +54,11 @@ def _pieces_first_forward(original: Callable[..., Any]) -> Callable[..., Any]:
     """A forward function for thinc's ``Maxout`` layer that gives the same output at inference.
 
     thinc computes the (tokens, nO, nP) pre-activations, then the max and its arg-max (only
-    backprop needs that) in a loop over pieces: 5% of all extraction time. With the weight rows
-    ordered pieces-first, the pre-activations of each piece are a contiguous (tokens, nO)
-    block, and the output is their elementwise maximum. Each pre-activation is the same dot
-    product as before, so the output is the same, to the bit (the unit test checks it).
+    backprop needs that) in a loop over pieces, a noticeable share of extraction time
+    (measured: ``docs/benchmarks.md``). With the weight rows ordered pieces-first, the
+    pre-activations of each piece are a contiguous (tokens, nO) block, and the output is their
+    elementwise maximum. Each pre-activation is the same dot product as before, so the output
+    is the same, to the bit (the unit test checks it).
     Training (``is_train``) keeps thinc's forward.
     """
 
@@ -65,7 +66,7 @@ def _pieces_first_forward(original: Callable[..., Any]) -> Callable[..., Any]:
         if is_train:
             return original(model, X, is_train)
         n_out, n_pieces, n_in = model.get_dim("nO"), model.get_dim("nP"), model.get_dim("nI")
-        # Reordered on every call (a few tens of microseconds): a cache could go stale if the
+        # Reordered on every call (cheap next to the product): a cache could go stale if the
         # weights were changed in place.
         W = model.get_param("W").reshape(n_out, n_pieces, n_in).transpose(1, 0, 2)
         b = model.get_param("b").reshape(n_out, n_pieces).T

@@ -1,10 +1,11 @@
 """Greedy decoding of spaCy's transition-based entity recogniser, vectorised over a batch.
 
 spaCy decodes its NER model one state at a time in compiled code (``Parser._parseC``). In the
-spaCy 3.8 wheels that loop takes and releases the GIL twice in every ``StateC::B_`` call (the
-compiled code checks for Python errors there), and each action's validity check makes several
-such calls: measured with ``perf``, three quarters of the decoding time went to locking. This
-module computes the same thing in numpy, all states of a batch at a time:
+spaCy 3.8 wheels for Python 3.10 and 3.11 that loop takes and releases the GIL in every
+``StateC`` accessor (Cython's profiling hooks, which those wheels are built with, take it on
+every exit), and each action's validity check calls several of them: ``perf`` puts most of the
+decoding time in locking (``docs/upstream-spacy-ner-gil.md``). This module computes the same
+thing in numpy, all states of a batch at a time:
 
 * The model is spaCy's: its tok2vec, the precomputed first hidden layer ("lower") and the
   output layer ("upper") run as they do in spaCy, with the same inputs and the same BLAS (blis,
@@ -125,7 +126,7 @@ def decode(ner: Any, docs: list[Any]) -> tuple[list[list[tuple[int, int, str]]],
     cached = lower.predict(tokvecs)  # (tokens + 1, nF, nO, nP); row 0 is the padding
     n_rows, n_feats, n_hidden, n_pieces = cached.shape
     # Pieces first: the maxout is then an elementwise maximum of contiguous slices (a max over
-    # a last axis of 2 is a numpy reduction, which cost half a millisecond per abstract).
+    # a last axis of 2 is a numpy reduction, slow for so short an axis).
     cached = np.ascontiguousarray(cached.transpose(0, 1, 3, 2))
     cached = cached.reshape(n_rows, n_feats, n_pieces * n_hidden)
     bias = np.ascontiguousarray(lower.get_param("b").T).reshape(n_pieces * n_hidden)
