@@ -157,7 +157,9 @@ def _parsed(
 
 
 def _read_file(path: Path, data: bytes) -> Iterator[Raw | Problem]:
-    name = str(path)
+    # Sources ("path:line") go into the graph: written with "/" on every system, so the same
+    # input gives the same graph file on Windows too.
+    name = path.as_posix()
     if not data.strip():
         yield Problem(f"{name}:1", "empty file")
         return

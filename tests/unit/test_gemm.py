@@ -108,3 +108,18 @@ def test_a_maxout_the_probe_finds_different_keeps_thincs_forward() -> None:
     with pytest.warns(FastPathWarning, match="differs"):
         assert use_fast_maxout([layer]) == 0
     assert layer._func is different
+
+
+def test_products_the_probe_finds_different_keep_thincs_ops(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from thinc.api import Linear
+
+    from kg.extract.fast import FastPathWarning
+
+    layer = Linear(4, 3)
+    layer.initialize()
+    monkeypatch.setattr(OneThreadNumpyOps, "gemm", lambda self, x, y, **kw: np.zeros((1, 1)))
+    with pytest.warns(FastPathWarning, match="products differ"):
+        assert use_numpy_gemm([layer]) == 0
+    assert not isinstance(layer.ops, OneThreadNumpyOps)

@@ -632,3 +632,13 @@ def test_a_file_read_before_comes_back_whole_with_its_problems(
     write(corpus, text + "e,New,One more abstract.,,\n")
     assert [p.id for p in read_papers([corpus], memo_dir=memo_dir).papers] == ["a", "b", "e"]
     assert parsed == [other, corpus]
+
+
+def test_sources_are_written_with_forward_slashes_on_every_system() -> None:
+    """A paper's ``source`` is part of the graph file: a Windows path must not make it differ."""
+    from pathlib import PureWindowsPath
+
+    from kg.ingest import _read_file
+
+    items = list(_read_file(PureWindowsPath("corpus\\sub\\a.jsonl"), b'{"abstract": "A."}\n{x\n'))
+    assert [item.source for item in items] == ["corpus/sub/a.jsonl:1", "corpus/sub/a.jsonl:2"]

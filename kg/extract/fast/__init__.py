@@ -73,17 +73,13 @@ def spacy_ner_pipe(
     """``ner.pipe(docs)``, spaCy's own decoding. With ``tokvecs_key``, each doc also gets the
     recogniser's token vectors in its ``user_data``, from a second run of its token-to-vector
     layer (spaCy keeps none of its own): the same layer, weights and inputs give the same rows."""
+    from spacy.util import minibatch
+
     if tokvecs_key is None:
         yield from ner.pipe(docs, batch_size=batch_size)
         return
-    batch: list[Any] = []
-    for doc in docs:
-        batch.append(doc)
-        if len(batch) >= batch_size:
-            yield from _with_tokvecs(ner, batch, tokvecs_key)
-            batch = []
-    if batch:
-        yield from _with_tokvecs(ner, batch, tokvecs_key)
+    for batch in minibatch(docs, size=batch_size):
+        yield from _with_tokvecs(ner, list(batch), tokvecs_key)
 
 
 def _with_tokvecs(ner: Any, batch: list[Any], key: str) -> list[Any]:

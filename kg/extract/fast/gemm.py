@@ -39,8 +39,16 @@ class OneThreadNumpyOps(NumpyOps):
 
 def use_numpy_gemm(models: Iterable[Any]) -> int:
     """Give every layer of each thinc model in ``models`` :class:`OneThreadNumpyOps` (for
-    inference: kg's training keeps thinc's defaults). Returns the number of layers changed."""
+    inference: kg's training keeps thinc's defaults), unless a probe finds that its products
+    are not thinc's (a thinc whose ``NumpyOps.gemm`` changed: a warning, and thinc's ops stay).
+    Returns the number of layers changed."""
+    from kg.extract.fast import fall_back
+
     ops = OneThreadNumpyOps()
+    why = _probe_gemm(ops)
+    if why:
+        fall_back("numpy's matrix products", why)
+        return 0
     n = 0
     for model in models:
         for layer in model.walk():
@@ -48,6 +56,26 @@ def use_numpy_gemm(models: Iterable[Any]) -> int:
                 layer.ops = ops
                 n += 1
     return n
+
+
+def _probe_gemm(ops: OneThreadNumpyOps) -> str | None:
+    """Why ``ops`` cannot stand in for thinc's ``NumpyOps`` (None when it can): a few products,
+    plain and transposed, must agree with thinc's to float32 rounding."""
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((16, 24)).astype(np.float32)
+    y = rng.standard_normal((24, 8)).astype(np.float32)
+    thincs = NumpyOps()
+    try:
+        pairs = [
+            (ops.gemm(x, y), thincs.gemm(x, y)),
+            (ops.gemm(x, y.T.copy(), trans2=True), thincs.gemm(x, y.T.copy(), trans2=True)),
+            (ops.gemm(x.T.copy(), y, trans1=True), thincs.gemm(x.T.copy(), y, trans1=True)),
+        ]
+    except Exception as exc:  # any change of thinc's Ops interface
+        return f"thinc's NumpyOps.gemm is not as expected ({type(exc).__name__}: {exc})"
+    if not all(a.shape == b.shape and np.allclose(a, b, rtol=1e-4, atol=1e-4) for a, b in pairs):
+        return "its products differ from thinc's"
+    return None
 
 
 def _pieces_first_forward(original: Callable[..., Any]) -> Callable[..., Any]:

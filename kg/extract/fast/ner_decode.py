@@ -216,14 +216,10 @@ def pipe(
 ) -> Iterator[Any]:
     """``ner.pipe(docs, batch_size=...)`` decoded by :func:`decode` (``ner`` must be
     :func:`supported`); a batch with preset entities goes to spaCy's decoder."""
-    batch: list[Any] = []
-    for doc in docs:
-        batch.append(doc)
-        if len(batch) >= batch_size:
-            yield from _run(ner, batch, tokvecs_key)
-            batch = []
-    if batch:
-        yield from _run(ner, batch, tokvecs_key)
+    from spacy.util import minibatch
+
+    for batch in minibatch(docs, size=batch_size):
+        yield from _run(ner, list(batch), tokvecs_key)
 
 
 def _run(ner: Any, batch: list[Any], tokvecs_key: str | None) -> list[Any]:
