@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import random
 import statistics
 import sys
@@ -175,7 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--caps", default="", help="also time these caps, e.g. 200,400,800,1500")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--out", default=None, help="folder for the HTML files (default: a temp dir)")
+    ap.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     args = ap.parse_args(argv)
+    log = sys.stderr if args.json else sys.stdout
 
     workdir = Path(args.out or tempfile.mkdtemp(prefix="kg-html-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -186,6 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         f"graphs ready in {time.perf_counter() - t0:.1f}s: large {large.number_of_nodes():,} "
         f"nodes / {large.number_of_edges():,} links; small {small.number_of_nodes()} nodes / "
         f"{small.number_of_edges()} links",
+        file=log,
         flush=True,
     )
 
@@ -201,6 +205,19 @@ def main(argv: list[str] | None = None) -> int:
         jobs.append((f"{label}: {r.nodes} nodes, {r.edges} links", r.path, time.perf_counter() - t))
 
     timings = time_to_stable([p for _, p, _ in jobs], args.repeat)
+    if args.json:
+        rows = [
+            {
+                "export": name,
+                "export_s": round(export_s, 3),
+                "mb": round(path.stat().st_size / 1e6, 2),
+                "stable_ms_median": round(statistics.median(timings[path])),
+                "stable_ms": timings[path],
+            }
+            for name, path, export_s in jobs
+        ]
+        print(json.dumps({"exports": rows, "folder": str(workdir)}))
+        return 0
     print(f"\n{'export':58} {'export s':>8} {'MB':>5} {'stable ms (median)':>19}  all runs")
     for name, path, export_s in jobs:
         ms = timings[path]

@@ -14,6 +14,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -71,10 +72,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", default="dev", choices=scierc.SPLITS)
     ap.add_argument("--data", type=Path, default=scierc.DEFAULT_DATA)
     ap.add_argument("--top", type=int, default=12)
+    ap.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     args = ap.parse_args(argv)
     docs = scierc.load_split(args.data, args.split)
     preds = scierc.full_extractor()([d.text for d in docs])
     kinds, examples = error_kinds(docs, preds)
+    if args.json:
+        top = [{"kind": k, "count": n, "examples": examples[k][:4]}
+               for k, n in kinds.most_common(args.top)]
+        print(json.dumps({"split": args.split, "errors": sum(kinds.values()), "kinds": top}))
+        return 0
     print(f"SciERC {args.split}: {sum(kinds.values())} errors, most frequent kinds")
     for kind, n in kinds.most_common(args.top):
         print(f"{n:5}  {kind:34} e.g. {'; '.join(examples[kind][:4])}")
