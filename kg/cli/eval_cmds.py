@@ -32,9 +32,12 @@ def eval_group() -> None:
               help="With --component model: the span re-typer to apply [default: the shipped "
                    "one, unless --model is given]; 'none' scores the recogniser's own types. "
                    "The full extractor always uses the shipped re-typer.")
+@click.option("--predictions", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write the predictions to this file, in SciERC's own JSON Lines format "
+                   "(ner spans as document-level token indices), for another scorer.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def eval_scierc(split: str, data: Path | None, component: str, model_path: Path | None,
-                retyper: str | None, as_json: bool) -> None:
+                retyper: str | None, predictions: Path | None, as_json: bool) -> None:
     """Score entity mentions on SciERC: per-type and micro P/R/F1, exact and relaxed.
 
     Exact = same character span and type; relaxed = same type and overlapping spans
@@ -45,16 +48,19 @@ def eval_scierc(split: str, data: Path | None, component: str, model_path: Path 
     Example:
       kg eval scierc --split test
       kg eval scierc --split dev --component model --json
+      kg eval scierc --split test --predictions kg-test.json
     """
     from kg.evaluate.scierc import DEFAULT_DATA, format_table, run
 
     rt = None if retyper == "none" else retyper or "default"
-    scores = run(split, data or DEFAULT_DATA, component, model_path, rt)
+    scores = run(split, data or DEFAULT_DATA, component, model_path, rt, predictions)
     if as_json:
         click.echo(json.dumps({"split": split, "component": component, **scores.as_dict()},
                               indent=2))
     else:
         click.echo(format_table(scores, f"SciERC {split}, component: {component}"))
+    if predictions is not None:
+        click.echo(f"Predictions written to {predictions}", err=True)
 
 
 @main.group(name="train")

@@ -60,6 +60,7 @@ class SciercDoc:
     text: str
     gold: list[Span]
     sentence_starts: list[int] = field(default_factory=list)  # char offset of each sentence
+    sentences: list[list[str]] = field(default_factory=list)  # SciERC's tokens, as written
 
 
 def doc_from_record(rec: dict) -> SciercDoc:
@@ -81,7 +82,9 @@ def doc_from_record(rec: dict) -> SciercDoc:
             for s, e, label in sent
         }
     )
-    return SciercDoc(rec["doc_key"], text, gold, [starts[i] for i in sent_first_token])
+    return SciercDoc(
+        rec["doc_key"], text, gold, [starts[i] for i in sent_first_token], rec["sentences"]
+    )
 
 
 def load_split(data_dir: str | Path, split: str) -> list[SciercDoc]:
@@ -326,13 +329,15 @@ def run(
     component: str = "full",
     model: str | Path | None = None,
     retyper: str | Path | None = "default",
+    predictions: str | Path | None = None,
 ) -> Scores:
     """Load a split, build the chosen extractor and score it.
 
     ``component``: ``full`` (kg's extractor), ``model`` (the trained recogniser alone, re-typed
     by ``retyper``, see :func:`model_extractor`) or ``rules`` (kg's extractor without the
     trained model, to see what each part adds). The full extractor always uses the shipped
-    re-typer.
+    re-typer. ``predictions``: also write the predictions there, in SciERC's own format
+    (:func:`kg.evaluate.scierc_format.write_predictions`), for any other scorer.
     """
     if split not in SPLITS:
         raise InputError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
@@ -343,7 +348,12 @@ def run(
         extract = full_extractor(use_trained=component == "full")
     else:
         raise InputError(f"unknown component {component!r}; choose full, model or rules")
-    return evaluate(extract, docs)
+    preds = extract([d.text for d in docs])
+    if predictions is not None:
+        from kg.evaluate.scierc_format import write_predictions
+
+        write_predictions(docs, preds, predictions)
+    return score([d.gold for d in docs], preds)
 
 
 def format_table(scores: Scores, title: str = "") -> str:

@@ -126,3 +126,40 @@ def test_cli_reports_missing_data(tmp_path: Path) -> None:
                                        "--component", "model"])
     assert result.exit_code == 1
     assert "SciERC file not found" in result.output
+
+
+def test_predictions_in_scierc_format_score_like_the_spans_they_came_from(tmp_path: Path) -> None:
+    """Gold spans written as predictions give back SciERC's own ``ner`` lists, and a scorer
+    reading the file scores them perfectly."""
+    from kg.evaluate.scierc_format import write_predictions
+
+    docs = load_split(FIXTURE, "dev")
+    path = write_predictions(docs, [d.gold for d in docs], tmp_path / "pred.json")
+    records = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    originals = [
+        json.loads(line) for line in (FIXTURE / "dev.json").read_text().splitlines() if line
+    ]
+    for written, original in zip(records, originals, strict=True):
+        assert written["sentences"] == original["sentences"]
+        assert written["ner"] == [sorted(s) for s in original["ner"]]
+        assert written["relations"] == [[] for _ in original["sentences"]]
+    again = [doc_from_record(r) for r in records]
+    assert score([d.gold for d in docs], [d.gold for d in again]).exact["micro"].f1 == 1.0
+
+
+def test_cli_writes_the_extractors_predictions_and_scores_them_alike(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    out = tmp_path / "pred.json"
+    args = ["eval", "scierc", "--data", str(FIXTURE), "--split", "dev", "--json"]
+    result = CliRunner().invoke(main, [*args, "--predictions", str(out)])
+    assert result.exit_code == 0, result.output
+    reported = json.loads(result.stdout)["exact"]["micro"]
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["doc_key"] for r in records] == ["toy_1", "toy_2"]
+    predicted = [doc_from_record(r).gold for r in records]
+    gold = [d.gold for d in load_split(FIXTURE, "dev")]
+    again = score(gold, predicted).exact["micro"]
+    assert (again.tp, again.fp, again.fn) == (reported["tp"], reported["fp"], reported["fn"])
