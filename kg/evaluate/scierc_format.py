@@ -47,8 +47,8 @@ def prediction_record(doc: SciercDoc, spans: Sequence[Span]) -> dict[str, Any]:
     for start, end, label in sorted(set(spans)):
         first = max(0, bisect.bisect_right(starts, start) - 1)  # the token holding the start
         last = min(len(tokens) - 1, bisect.bisect_left(ends, end))  # ... and the end
-        sentence = bisect.bisect_right(first_of_sentence, first) - 1
-        ner[sentence].append([first, max(first, last), label])
+        which = bisect.bisect_right(first_of_sentence, first) - 1
+        ner[which].append([first, max(first, last), label])
     for spans_of_sentence in ner:
         spans_of_sentence.sort()
     return {

@@ -13,15 +13,14 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.extract.lexicon import Lexicon, load_lexicon
+from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
 from kg.extract.spans import add_candidate, ensure_group
 from kg.schema import Label
 
-#: A metric at a cut-off, written as one token ("Pass@5", "Recall@10", "nDCG@20").
-AT_K_METRIC = re.compile(
-    r"^(?:pass|recall|precision|acc|accuracy|hit|hits|ndcg|map|mrr|f1|p|r|success)@(?:\d+|k)$",
-    re.IGNORECASE,
-)
+#: A metric at a cut-off, written as one token ("Pass@5", "Recall@10", "nDCG@20"; the metrics
+#: are ``at_k_metrics.txt``).
+_AT_K_NAMES = "|".join(re.escape(w) for w in read_data_lines("at_k_metrics.txt"))
+AT_K_METRIC = re.compile(rf"^(?:{_AT_K_NAMES})@(?:\d+|k)$", re.IGNORECASE)
 
 
 @Language.factory("kg_gazetteer", assigns=["doc.spans"], requires=["token.text"])
@@ -59,9 +58,9 @@ def _save_best_effort(path: Path, data: bytes) -> None:
 def name_tokens(nlp: Language, names: list[str]) -> list[list[str]]:
     """``names`` tokenised by ``nlp``'s tokenizer, as lists of token texts.
 
-    Tokenising the ~19k gazetteer names was most of the pipeline's start-up (about 1 s, which
-    an incremental build waits for), so the tokens are kept in the user cache folder, keyed by
-    the names and the tokenizer (model name and version, spaCy version).
+    Tokenising every gazetteer name would be most of the pipeline's start-up, which an
+    incremental build waits for, so the tokens are kept in the user cache folder, keyed by the
+    names and the tokenizer (model name and version, spaCy version).
     """
     import hashlib
 
@@ -85,10 +84,10 @@ class PhraseTable:
     """Finds token sequences in a doc: what spaCy's ``PhraseMatcher`` does for ``ORTH`` (or,
     with ``lower=True``, ``LOWER``) patterns, over plain strings.
 
-    A ``PhraseMatcher`` wants every pattern as a ``Doc``, and making the gazetteer's 19k Docs
-    created a lexeme for each new word: 1.3 s of the pipeline's 2.2 s start-up, which an
+    A ``PhraseMatcher`` wants every pattern as a ``Doc``, and making a Doc of every gazetteer
+    name created a lexeme for each new word: most of the pipeline's start-up, which an
     incremental build waits for. Unlike it, a span gets one match: the label added first wins
-    (86 Papers with Code names are in two lists, "change detection" as a task and a dataset;
+    (some Papers with Code names are in two lists, "change detection" as a task and a dataset;
     ``PhraseMatcher`` returned both in hash order, which then decided). Matches come sorted by
     start, then end (a unit test checks them against ``PhraseMatcher``).
     """
@@ -178,9 +177,9 @@ class Gazetteer:
     EXACT_ORDER = (Label.METHOD, Label.DATASET, Label.METRIC, Label.TASK)
 
     def __init__(self, nlp: Language, lexicon: Lexicon) -> None:
-        # Building the tables from the 19k names took 0.1 s of every pipeline load (which an
-        # incremental build waits for): they are kept in the user cache folder, keyed by all
-        # they are made from, this file's code included.
+        # Building the tables from every name would be done again at every pipeline load
+        # (which an incremental build waits for): they are kept in the user cache folder, keyed
+        # by all they are made from, this file's code included.
         path = _tables_path(nlp, lexicon)
         try:
             self.exact, self.lower, self.curated = (

@@ -1,4 +1,11 @@
-"""Loads the word lists and gazetteers kept as data files in ``kg/extract/data``."""
+"""Loads the word lists and gazetteers kept as data files in ``kg/extract/data``.
+
+:class:`Lexicon` holds the lists that several components share (and the re-typer's features
+are made of: its fields must keep their contents for the shipped model); a list that one module
+reads is read there, with :func:`read_data_lines`. Each file says at its top what it is for.
+Resolution's own lists are in ``kg/resolve/data`` (:mod:`kg.resolve.words`), kg_rules' token
+patterns in ``kg/extract/data/patterns`` (:mod:`kg.extract.patterns`).
+"""
 
 from __future__ import annotations
 

@@ -18,12 +18,16 @@ from __future__ import annotations
 
 import re
 
+from kg.extract.lexicon import read_data_lines
 from kg.extract.normalize import acronym_letters
 
 # An acronym: 2-10 characters, starts with a letter, at least two capitals ("MER", "ViDoRe",
 # "LLMs", "T2I"); a plain capitalised word ("Adam") is not one.
 ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9\-]{1,9}$")
 _STOP_AT = {"(", ")", ";", ":", "[", "]"}
+#: Small words a long form may hold without a letter of the acronym ("Learning with Noisy Labels
+#: (LNL)"): ``initials_skipped_words.txt``.
+_SKIPPED = frozenset(read_data_lines("initials_skipped_words.txt"))
 
 
 def is_acronym(text: str) -> bool:
@@ -98,17 +102,7 @@ def _match_initials(letters: str, words: list[str]) -> str | None:
         if initial == letters[s_index]:
             s_index -= 1
             first_word = word_index
-        elif words[word_index].lower() not in {
-            "of",
-            "for",
-            "and",
-            "the",
-            "in",
-            "on",
-            "to",
-            "with",
-            "a",
-        }:
+        elif words[word_index].lower() not in _SKIPPED:
             return None
         k -= 1
     if s_index >= 0 or first_word is None:

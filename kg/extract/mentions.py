@@ -15,7 +15,7 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.extract.lexicon import Lexicon, load_lexicon
+from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
 from kg.extract.names import COINED, PROPN_LIKE
 from kg.extract.normalize import balanced_prefix, singularize
 from kg.extract.spans import (
@@ -38,13 +38,18 @@ if not Doc.has_extension("kg_mentions"):
 
 #: Words between members of a list ("DeltaNet, Mamba or xLSTM").
 _LIST_JOINS = frozenset({",", "or", "and", "/"})
-#: Words that introduce examples of what comes before them ("methods such as Best-of-N").
-_EXAMPLE_CUES = (("such", "as"), ("e.g.",), ("e.g",), ("including",), ("like",))
+#: Words that introduce examples of what comes before them ("methods such as Best-of-N"), each
+#: cue as its tokens: ``example_cues.txt``.
+_EXAMPLE_CUES = tuple(tuple(cue.split()) for cue in read_data_lines("example_cues.txt"))
 #: Types whose members a list passes on: a list of names names things of one type.
 _LISTED_TYPES = frozenset({str(Label.METHOD), str(Label.DATASET), str(Label.METRIC)})
 _STOP_END = frozenset({",", ".", ";", ":", "(", ")", "[", "]"})
 #: Penn tag prefixes of words that are no name: verbs, pronouns, determiners, prepositions.
 _NOT_NAME_TAGS = ("VB", "PRP", "DT", "IN", "CC", "W", "MD", "TO")
+#: Heads that type a phrase by its words alone ("word error rate" is a metric, "variational
+#: autoencoder" a method): ``metric_heads.txt``, ``strong_method_heads.txt``.
+_METRIC_HEADS = frozenset(read_data_lines("metric_heads.txt"))
+_STRONG_METHOD_HEADS = frozenset(read_data_lines("strong_method_heads.txt"))
 
 
 def _written_word(doc: Doc, i: int) -> int:
@@ -141,38 +146,13 @@ class MentionSelector:
             return Label.DATASET
         if head in lex.task_heads or head_singular in lex.task_heads:
             return Label.TASK
-        if any(text.lower() == m.lower() for m in lex.metric_terms) or head_singular in {
-            "score",
-            "rate",
-            "error",
-            "accuracy",
-            "distance",
-            "divergence",
-        }:
+        listed_metric = any(text.lower() == m.lower() for m in lex.metric_terms)
+        if listed_metric or head_singular in _METRIC_HEADS:
             return Label.METRIC
         titled = sum(1 for w in words if PROPN_LIKE.match(w)) >= max(1, len(words) - 1)
         if titled or COINED.match(text):
             return Label.METHOD
-        strong_method = {
-            "network",
-            "transformer",
-            "encoder",
-            "decoder",
-            "autoencoder",
-            "optimizer",
-            "optimization",
-            "algorithm",
-            "distillation",
-            "regularization",
-            "prompting",
-            "normalization",
-            "descent",
-            "attention",
-            "fine-tuning",
-            "adaptation",
-            "tuning",
-        }
-        if head_singular in strong_method:
+        if head_singular in _STRONG_METHOD_HEADS:
             return Label.METHOD
         return Label.CONCEPT
 

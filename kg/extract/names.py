@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 
+from kg.extract.lexicon import read_data_lines
+
 # A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), an
 # all-caps word of 2+ letters ("MMEB", "LLM"), or a capitalised word, a hyphen and a version
 # ("Llama-3", "Gemini-2.5-Pro"; not "Stage-2" or "Table-1").
-_NUMBERED_PARTS = (
-    "Stage|Phase|Step|Round|Table|Figure|Fig|Section|Level|Layer|Type|Version|Top|Part|Chapter|"
-    "Day|Year|Task|Class|Group|Block|Epoch|Iteration|Case|Setting|Experiment|Appendix|Eq"
-)
+# The capitalised words a number follows without a name are numbered_parts.txt.
+_NUMBERED_PARTS = "|".join(re.escape(w) for w in read_data_lines("numbered_parts.txt"))
 COINED = re.compile(
     r"^(?=.*[A-Za-z])(?=.{3,})(?!.*-$)"
     r"(?:[A-Za-z]*[a-z][A-Z]|[A-Z]{2,}|[A-Za-z]+\d|[A-Z]+-[A-Z]{2,}"
@@ -30,7 +30,9 @@ def is_name_like(text: str) -> bool:
     )
 
 
-# Suffixes that mark a coined name as a benchmark or dataset ("CodeBench", "X-160K", "TruthfulQA").
-# Not "-7B": billions are a model's parameters ("Qwen2.5-VL-3B", "OmniVerifier-7B").
-DATASET_SUFFIX = re.compile(r"(Bench|Benchmark|Eval|QA|Arena|Gym|World|Set|Corpus|-\d+[KM])$")
+# Suffixes that mark a coined name as a benchmark or dataset ("CodeBench", "TruthfulQA":
+# dataset_suffixes.txt), or a size in thousands or millions ("X-160K"). Not "-7B": billions are
+# a model's parameters ("Qwen2.5-VL-3B", "OmniVerifier-7B").
+_DATASET_SUFFIXES = "|".join(re.escape(w) for w in read_data_lines("dataset_suffixes.txt"))
+DATASET_SUFFIX = re.compile(rf"({_DATASET_SUFFIXES}|-\d+[KM])$")
 PROPN_LIKE = re.compile(r"^[A-Z]")

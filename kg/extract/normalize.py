@@ -19,13 +19,17 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from kg.extract.lexicon import read_data_lines
+
 _DASHES = re.compile(r"[\u2010\u2011\u2012\u2013\u2014\u2015\u2212_]")
 _NON_WORD = re.compile(r"[^0-9a-z+#.\s-]")
 _SEPARATORS = re.compile(r"[\s-]+")
-_LEADING = {"the", "a", "an", "our", "their", "its", "this", "these", "those", "that", "such"}
+#: Words that open a surface form without belonging to the name: ``leading_words.txt``.
+_LEADING = frozenset(read_data_lines("leading_words.txt"))
 _ACRONYM_PLURAL = re.compile(r"^[A-Z][A-Z0-9]*[A-Z]s$")  # "LLMs", "VLMs"
-# Words ending in -s that are not plurals.
-_NOT_PLURAL = re.compile(r"(ss|us|is|ics|ous|as|ys|sis|xis)$")
+# Words ending in -s that are not plurals ("analysis", "bias"): not_plural_endings.txt.
+_NOT_PLURAL_ENDINGS = "|".join(re.escape(e) for e in read_data_lines("not_plural_endings.txt"))
+_NOT_PLURAL = re.compile(f"({_NOT_PLURAL_ENDINGS})$")
 
 
 def singularize(word: str) -> str:

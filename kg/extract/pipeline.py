@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from kg.errors import ModelError
 from kg.extract import fast
+from kg.fingerprint import tree_digest
 
 if TYPE_CHECKING:  # spaCy is imported when a pipeline is loaded: a cached build never needs it
     from spacy.language import Language
@@ -139,24 +140,12 @@ def thinc_models(nlp: Language) -> Iterator[Any]:
             yield from thinc_models(inner)
 
 
-def _hash_tree(root: Path) -> str:
-    h = hashlib.sha256()
-    for path in sorted(
-        p
-        for p in root.rglob("*")
-        if p.is_file() and "__pycache__" not in p.parts
-    ):
-        h.update(str(path.relative_to(root)).encode())
-        h.update(path.read_bytes())
-    return h.hexdigest()[:16]
-
-
 @lru_cache(maxsize=1)
 def pipeline_version() -> str:
     """A fingerprint of what extraction depends on: kg/extract's code, data files and shipped
     models, and the versions of the libraries that run them (:data:`VERSIONED`). Changing any of
     them invalidates cached extractions."""
-    h = hashlib.sha256(_hash_tree(Path(__file__).parent).encode())
+    h = hashlib.sha256(tree_digest(Path(__file__).parent).encode())
     for name in VERSIONED:
         try:
             h.update(f"{name}={metadata.version(name)}".encode())

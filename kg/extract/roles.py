@@ -13,7 +13,7 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 
-from kg.extract.lexicon import Lexicon, load_lexicon
+from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
 from kg.extract.names import COINED, is_name_like
 from kg.extract.normalize import singularize
 from kg.extract.spans import NAMING_CUES
@@ -23,8 +23,13 @@ from kg.schema import Label, Rel
 #: conjunctions, relatives and finite verbs ("we propose a new analysis of ReLU networks").
 _NOT_IN_AN_OBJECT = frozenset({"IN", "CC", "TO", "WDT", "WP", "MD", "VBD", "VBP", "VBZ"})
 #: Lower-case words inside a capitalised name ("Code Driven Planning with Domain-Adaptive
-#: SeleCtor", "Learning to Defer", "Chain of Thought").
-_IN_A_NAME = frozenset({"with", "of", "for", "and", "the", "in", "on", "to", "via", "-"})
+#: SeleCtor", "Learning to Defer", "Chain of Thought"): ``name_inner_words.txt``.
+_IN_A_NAME = frozenset(read_data_lines("name_inner_words.txt"))
+#: Subjects that make a proposal cue the paper's own ("we", "this paper"):
+#: ``proposal_subjects.txt``. A word must be a token of the sentence, a phrase be in its text.
+_SUBJECTS = read_data_lines("proposal_subjects.txt")
+_SUBJECT_WORDS = frozenset(s for s in _SUBJECTS if " " not in s)
+_SUBJECT_PHRASES = tuple(s for s in _SUBJECTS if " " in s)
 #: What may stand between a description and the name it describes: "a novel method, FooNet",
 #: "a new benchmark: FooBench", "a method—FooNet", "an agentic workflow EvidenceLoop".
 _APPOSITION = frozenset({"", ",", ":", "-", "—", "–"})
@@ -52,7 +57,8 @@ class RoleAssigner:
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.lexicon = lexicon
-        # "propose", "introduce", ... as stems that also match "proposes", "introduced".
+        # "propose", "introduce", ... as stems that also match "proposes", "introduced"; the
+        # past of "build" is no form of its stem.
         self.cue_stems = tuple(c.rstrip("e") for c in lexicon.proposal_cues if " " not in c) + (
             "built",
         )
@@ -72,10 +78,8 @@ class RoleAssigner:
         """Token indices right after a proposal cue in this sentence ("we propose|X")."""
         starts = []
         lowers = [t.lower_ for t in sent]
-        has_subject = (
-            any(w in {"we", "our"} for w in lowers)
-            or "this paper" in sent.text.lower()
-            or "this work" in sent.text.lower()
+        has_subject = any(w in _SUBJECT_WORDS for w in lowers) or any(
+            p in sent.text.lower() for p in _SUBJECT_PHRASES
         )
         for t in sent:
             w = t.lower_

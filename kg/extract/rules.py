@@ -1,19 +1,26 @@
 """The ``kg_rules`` component: coined names, "<Name> benchmark" datasets, task and concept
-phrases, matched by token patterns."""
+phrases, matched by token patterns: the data files of ``kg/extract/data/patterns``, read by
+:mod:`kg.extract.patterns` (the folder's README.md says why each pattern is as it is)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from spacy.language import Language
 from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span
 
-from kg.extract.lexicon import Lexicon, load_lexicon
+from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
 from kg.extract.names import COINED, DATASET_SUFFIX
 from kg.extract.normalize import singularize
+from kg.extract.patterns import PatternError, load_rules
 from kg.extract.spans import add_candidate, ensure_group
 from kg.schema import Label
+
+#: The rule families of ``kg/extract/data/patterns/rules.jsonl``, each a label of its patterns;
+#: the last three are switched on and off by the component's settings (tasks, concepts, words).
+FAMILIES = ("coined", "named_dataset", "task", "concept", "word")
+#: First words that make a phrase generic ("novel approach", "several tasks"):
+#: ``generic_first_words.txt``.
+GENERIC_FIRST_WORDS = frozenset(read_data_lines("generic_first_words.txt"))
 
 
 @Language.factory(
@@ -44,77 +51,15 @@ class PhraseRules:
         self.lexicon = lexicon
         self.enabled = {"task": tasks, "concept": concepts, "word": words}
         self.matcher = Matcher(nlp.vocab)
-        coined = {"TEXT": {"REGEX": COINED.pattern}}
-        # After a hyphen a name continues with a capital or a digit ("Qwen3-8B-Base", "GPT-4o");
-        # "LLM-based", "RL-style" are a name plus an ordinary word.
-        name_part = {"TEXT": {"REGEX": r"^(?:[A-Z0-9][A-Za-z0-9.+]*|v\d[\d.]*)$"}}
-        hyphen = {"ORTH": {"IN": ["-", "/"]}}
-        # "Qwen3-8B-Base", "MetaEmbed", "Youtu-GraphRAG" (the tokenizer splits on hyphens).
-        self.matcher.add(
-            "coined",
-            [
-                [coined],
-                [coined, hyphen, name_part],
-                [coined, hyphen, name_part, hyphen, name_part],
-                [name_part, hyphen, coined],
-                [name_part, hyphen, coined, hyphen, name_part],
-            ],
-        )
-        dataset_heads = sorted(lexicon.dataset_heads | {h + "s" for h in lexicon.dataset_heads})
-        titled = {
-            # A letter at least: "18 benchmarks" counts them, it names none.
-            "TEXT": {"REGEX": r"^(?=.*[A-Za-z])[A-Z0-9][A-Za-z0-9\-.+]+$"},
-            "LOWER": {
-                "NOT_IN": ["the", "this", "our", "a", "an", "these", "each", "every", "both"]
-            },
-        }
-        # "Visual Document Retrieval Benchmark", "the MMEB benchmark", "Atari environments".
-        self.matcher.add(
-            "named_dataset",
-            [
-                [titled, {"LOWER": {"IN": dataset_heads}, "OP": "+"}],
-                [titled, titled, {"LOWER": {"IN": dataset_heads}}],
-                [titled, titled, titled, {"LOWER": {"IN": dataset_heads}}],
-                [titled, titled, titled, titled, {"LOWER": {"IN": dataset_heads}}],
-            ],
-        )
-        # Penn Treebank tags straight from the tagger: the attribute_ruler that maps them to
-        # universal POS costs a fifth of the pipeline's time and kg needs nothing else from it.
-        modifier = {"TAG": {"IN": ["JJ", "NN", "NNS", "NNP", "NNPS"]}}
-        task_heads = {"LOWER": {"IN": sorted(lexicon.task_heads)}}
-        noun = {"TAG": {"IN": ["NN", "NNS", "NNP", "NNPS"]}}
-        optional: dict[str, list[list[dict[str, Any]]]] = {
-            "task": [
-                [modifier, task_heads],
-                [modifier, modifier, task_heads],
-                [modifier, {"ORTH": "-"}, modifier, task_heads],
-                [modifier, modifier, modifier, task_heads],
-            ],
-            "concept": [
-                [modifier, noun],
-                [modifier, modifier, noun],
-                [modifier, {"ORTH": "-"}, modifier, noun],
-                [modifier, modifier, modifier, noun],
-            ],
-            # A single content noun ("retrieval", "embeddings") is a concept too: shared words
-            # of this kind are much of what relates two abstracts (rare ones weigh more in kg
-            # related).
-            "word": [
-                [
-                    {
-                        "TAG": {"IN": ["NN", "NNS"]},
-                        "IS_ALPHA": True,
-                        "IS_LOWER": True,
-                        "LENGTH": {">=": 4},
-                    }
-                ]
-            ],
-        }
-        # A rule switched off is not matched at all: the matcher's time grows with its matches
-        # (the "word" rule, off by default, was an eighth of it).
-        for rule, patterns in optional.items():
-            if self.enabled[rule]:
-                self.matcher.add(rule, patterns)
+        families = load_rules(lexicon)
+        unknown = sorted(set(families) - set(FAMILIES))
+        if unknown:
+            raise PatternError(f"rules.jsonl: rule families kg_rules has no use for: {unknown}")
+        # A family switched off is not matched at all: the matcher's time grows with its
+        # matches, and the "word" family, off by default, matches nearly every noun.
+        for family, patterns in families.items():
+            if self.enabled.get(family, True):
+                self.matcher.add(family, patterns)
         self.has_tags = nlp.has_pipe("tagger")
 
     def _generic(self, span: Span) -> bool:
@@ -126,39 +71,7 @@ class PhraseRules:
         first = span[0].lower_
         # "state-of-the-art methods", "novel approach", "this task": adjectives of praise and
         # generic heads make no entity.
-        return (head in generic or head.rstrip("s") in generic) or first in {
-            "novel",
-            "new",
-            "existing",
-            "previous",
-            "prior",
-            "recent",
-            "current",
-            "various",
-            "different",
-            "several",
-            "many",
-            "most",
-            "more",
-            "other",
-            "such",
-            "same",
-            "key",
-            "significant",
-            "strong",
-            "extensive",
-            "comprehensive",
-            "effective",
-            "efficient",
-            "simple",
-            "state",
-            "further",
-            "additional",
-            "specific",
-            "first",
-            "second",
-            "third",
-        }
+        return (head in generic or head.rstrip("s") in generic) or first in GENERIC_FIRST_WORDS
 
     def __call__(self, doc: Doc) -> Doc:
         ensure_group(doc)
@@ -180,8 +93,6 @@ class PhraseRules:
                     add_candidate(doc, start, end, str(Label.METHOD), "coined")
             elif rule == "named_dataset":
                 if span[0].is_sent_start and len(span) == 2 and not COINED.match(span[0].text):
-                    continue
-                if span[0].lower_ in {"the", "a", "this", "our"}:
                     continue
                 add_candidate(doc, start, end, str(Label.DATASET), "named_dataset")
             elif tagged and rule == "task" and not self._generic(span[:-1]):

@@ -12,14 +12,16 @@ import re
 
 from spacy.tokens import Doc, Span, Token
 
+from kg.extract.lexicon import read_data_lines
 from kg.extract.long_forms import is_acronym
 
 CANDIDATES = "kg_candidates"
 
 #: Source priority when candidates overlap (higher wins, then the longer span). The trained
-#: recogniser decides span boundaries where it fires (measured on SciERC dev: rules on top of it
-#: lost 5 points of F1; the curated metric list on top of it lost 0.5, as "average precision"
-#: became "precision"); rules fill in what it misses. Only a named dataset outranks it: it
+#: recogniser decides span boundaries where it fires: it learnt them from annotated abstracts,
+#: and a rule or list on top of it cuts good spans short (the curated metric list made "average
+#: precision" "precision"; docs/extraction-quality.md, "From the recogniser to kg's full
+#: extractor"). Rules fill in what it misses. Only a named dataset outranks it: the recogniser
 #: often calls "XBench" or "the MMEB benchmark" a method.
 PRIORITY = {
     "named_dataset": 10,
@@ -39,8 +41,8 @@ SIGNS = frozenset({"+", "-", "±", "~", "≈", "<", ">", "≤", "≥", "×"})
 MULTIPLIER = re.compile(r"^\d+(?:\.\d+)?[x×]$")
 #: A version suffix after a hyphen ("-v2", "-V1.5").
 VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$")
-#: Participles that introduce a name ("a method named X", "dubbed X").
-NAMING_CUES = frozenset({"named", "called", "dubbed", "termed", "coined"})
+#: Participles that introduce a name ("a method named X", "dubbed X"): ``naming_cues.txt``.
+NAMING_CUES = frozenset(read_data_lines("naming_cues.txt"))
 #: Penn tags of comparatives and superlatives ("lower", "best", "more").
 COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 #: Penn tags of finite verbs and modals, which no entity name holds.
@@ -55,6 +57,7 @@ NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "CD"})
 DERIVED_SOURCES = frozenset({"head", "nested", "defined"})
 #: Sources whose candidates are names (a name inside a longer chosen phrase is kept, nested).
 NAME_SOURCES = {"gazetteer", "coined", "named_dataset", "lexicon"}
+
 
 def defined_acronym(text: str, acronyms: dict[str, str]) -> str | None:
     """The acronym defined in this abstract that ``text`` is, or is the plural of ("LLMs").

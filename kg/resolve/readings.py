@@ -12,41 +12,39 @@ import re
 from kg.extract.names import COINED
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Mention
-from kg.resolve.words import resolution_words
+from kg.resolve.words import resolution_words, with_plurals, word_list
 from kg.schema import Label
 
 _DIGIT = re.compile(r"\d")
 _NAME_CHAR = re.compile(r"[A-Z0-9]")
-#: Trailing words that only say "a task" ("code generation tasks"): the head is the word before.
-_TASK_WORDS = frozenset({"task", "problem", "setting", "benchmark"})
-#: ... and words that only say "a method" after a technique ("gradient descent algorithm").
-_METHOD_WORDS = frozenset({"algorithm", "method", "procedure", "technique"})
+#: Trailing words that only say "a task" ("code generation tasks"): the head is the word before
+#: (``task_words.txt``).
+_TASK_WORDS = frozenset(word_list("task_words.txt"))
+#: ... and words that only say "a method" after a technique ("gradient descent algorithm":
+#: ``method_words.txt``).
+_METHOD_WORDS = frozenset(word_list("method_words.txt"))
+#: Kind words that say a coined name is a dataset ("RULER benchmark"), singular and plural.
+_DATASET_KIND_WORDS = with_plurals(word_list("dataset_kind_words.txt"))
 #: Lower-case words after a name that say what kind of thing it is, not which: "FooNet framework"
-#: is FooNet, "HumanRef dataset" is HumanRef, "CUDA implementations" is CUDA. ("model",
-#: "network" and "algorithm" are left on: "Ising model", "Viterbi algorithm" are names.)
-KIND_WORDS = frozenset(
-    f"{w}{s}"
-    for w in [
-        *("framework", "pipeline", "implementation", "variant", "scheme", "dataset"),
-        *("benchmark", "suite", "toolkit", "library", "family", "approach", "method"),
-    ]
-    for s in ("", "s")
-) | {"series"}
+#: is FooNet, "HumanRef dataset" is HumanRef, "CUDA implementations" is CUDA (``kind_words.txt``
+#: and ``dataset_kind_words.txt``, singular and plural).
+KIND_WORDS = with_plurals(word_list("kind_words.txt")) | _DATASET_KIND_WORDS
 _KIND_KEYS = frozenset(normalize_key(w) for w in KIND_WORDS)
 #: The type a kind word after a coined name says ("RULER benchmark").
-_KIND_LABEL = {
-    f"{w}{s}": Label.DATASET.value for w in ("dataset", "benchmark", "suite") for s in ("", "s")
-}
+_KIND_LABEL = {w: Label.DATASET.value for w in sorted(_DATASET_KIND_WORDS)}
 #: A mention whose kind word says what it is ("RULER benchmark") outvotes a few mentions typed
 #: only by their shape (the coined-word rule calls every coined name a method).
 KIND_VOTES = 3
+_SUFFIXES = "|".join(re.escape(w) for w in word_list("descriptive_suffixes.txt"))
+_ADJECTIVES = "|".join(re.escape(w) for w in word_list("descriptive_adjectives.txt"))
 #: A hyphen-suffixed modifier that makes a phrase a description of a kind ("UCB-based
-#: algorithm", "REPO-trained models", "LLM-based agents") rather than a name.
+#: algorithm", "REPO-trained models", "LLM-based agents": ``descriptive_suffixes.txt``) rather
+#: than a name.
 DESCRIPTIVE = re.compile(
-    r"\S-(?:based|driven|trained|guided|style|like|powered|centric|oriented|augmented|enhanced|"
-    r"conditioned|specific)\s(?:.*\s)?[a-z][a-z-]*$"
-    # The adjective alone: "ETR-predicted", "non-UCB-based" describe, they name nothing.
-    r"|^\S+-(?:[a-z]+ed|based|style|like|centric|specific)$"
+    rf"\S-(?:{_SUFFIXES})\s(?:.*\s)?[a-z][a-z-]*$"
+    # The adjective alone: "ETR-predicted", "non-UCB-based" describe, they name nothing (any
+    # suffix in -ed, and descriptive_adjectives.txt).
+    rf"|^\S+-(?:[a-z]+ed|{_ADJECTIVES})$"
 )
 #: Mention sources that only fire on names or known terms.
 NAME_EVIDENCE = frozenset({"gazetteer", "lexicon", "coined", "named_dataset", "acronym", "defined"})
@@ -62,7 +60,8 @@ def written_as_name(text: str, sentence: str) -> bool:
     False
     """
     rest = text[1:]
-    if rest.lower() != rest or _DIGIT.search(text):  # string methods: 150k calls a conference
+    # String methods, not a regex: this runs for every mention of a corpus.
+    if rest.lower() != rest or _DIGIT.search(text):
         return True
     return text[:1].isupper() and not sentence.startswith(text)
 
@@ -166,7 +165,8 @@ def is_model_class(key: str, names: dict[str, int]) -> bool:
     return key.rpartition("-")[2] in _CLASS_HEADS and any(n == n.lower() for n in names)
 
 
-_CLASS_HEADS = frozenset({"model", "agent"})
+#: Heads of broad classes of models and agents (``class_heads.txt``).
+_CLASS_HEADS = frozenset(word_list("class_heads.txt"))
 
 
 def _rated(name: str) -> bool:
@@ -212,8 +212,9 @@ def reads_as_metric(key: str, name: str) -> bool:
     return any("-".join(words[i:]) in metrics for i in range(len(words))) and not _rated(name)
 
 
-#: Nouns that end in "-ing" and name no activity ("one-shot setting", "token embedding").
-_ING_NOUNS = frozenset({"setting", "string", "thing", "embedding", "ring", "building"})
+#: Nouns that end in "-ing" and name no activity ("one-shot setting", "token embedding":
+#: ``ing_nouns.txt``).
+_ING_NOUNS = frozenset(word_list("ing_nouns.txt"))
 
 
 def reads_as_activity(key: str, name: str) -> bool:
@@ -271,5 +272,3 @@ def reads_as_task(key: str, name: str) -> bool:
     ):
         return False
     return not _rated(name)
-
-

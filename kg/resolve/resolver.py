@@ -15,8 +15,9 @@ papers address it, or one names it twice, or its one mention is a noun compound 
 recognition", not "inadequate reasoning"), and it reads as a task ("temporal reasoning", not
 "real-world applications"), and a method when it reads as a technique ("ridge regression"). A
 broad class of models ("large language models", "diffusion models") is a concept however it is
-named, as the issue's annotation guidelines have it. Measured on the hand-annotated ICLR 2026 sample
-(``benchmarks/iclr_gold.py``).
+named, as kg's annotation guidelines have it (``benchmarks/data/iclr2026_gold_sample.md``).
+``docs/extraction-quality.md`` reports how these rules score against the hand-annotated ICLR 2026
+samples (``benchmarks/iclr_gold.py``).
 """
 
 from __future__ import annotations

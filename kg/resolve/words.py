@@ -1,7 +1,7 @@
 """The word lists entity resolution reads, and the fingerprint of the resolution stage.
 
-Resolution reads its own lists (``kg/resolve/data``) and part of the extraction's lexicon (the
-gazetteers, the curated metric names, the task heads).
+Resolution reads its own lists (``kg/resolve/data``, all through :func:`word_list`) and part of
+the extraction's lexicon (the gazetteers, the curated metric names, the task heads).
 """
 
 from __future__ import annotations
@@ -13,9 +13,29 @@ from pathlib import Path
 
 from kg.extract.lexicon import load_lexicon, read_word_list
 from kg.extract.normalize import normalize_key
+from kg.fingerprint import tree_digest
 from kg.schema import Label
 
 DATA = Path(__file__).parent / "data"
+
+
+def word_list(name: str) -> list[str]:
+    """The entries of ``kg/resolve/data/<name>``, in file order (:func:`read_word_list`).
+
+    >>> word_list("class_heads.txt")
+    ['model', 'agent']
+    """
+    return read_word_list(DATA / name)
+
+
+def with_plurals(words: list[str]) -> frozenset[str]:
+    """``words`` and each one with "s" appended, but for a word that ends in -s already, which
+    is its own plural (the kind words of ``kind_words.txt``).
+
+    >>> sorted(with_plurals(["framework", "series"]))
+    ['framework', 'frameworks', 'series']
+    """
+    return frozenset(f"{w}{s}" for w in words for s in (("",) if w.endswith("s") else ("", "s")))
 
 
 @dataclass(frozen=True)
@@ -32,15 +52,13 @@ def resolution_words() -> ResolutionWords:
     """The word lists entity resolution reads, loaded once."""
 
     def words(name: str) -> frozenset[str]:
-        return frozenset(w.lower() for w in read_word_list(DATA / name))
+        return frozenset(w.lower() for w in word_list(name))
 
     return ResolutionWords(
         task_heads=load_lexicon().task_heads,
         modifiers=words("generic_modifiers.txt"),
         techniques=words("technique_heads.txt"),
-        generic_names=frozenset(
-            normalize_key(w) for w in read_word_list(DATA / "generic_names.txt")
-        ),
+        generic_names=frozenset(normalize_key(w) for w in word_list("generic_names.txt")),
         # Not single capitalised words: "mAP" is matched as written, and its key "map" is a word.
         metrics=frozenset(
             normalize_key(w)
@@ -76,11 +94,13 @@ def resolution_version() -> str:
     :mod:`kg.schema`. A saved resolver (:class:`kg.cache.ResolverSnapshots`) holds entities this
     code made, so changing it must make old snapshots unusable. (Snapshots are also keyed by the
     extraction's fingerprint, which covers the extraction lexicon resolution reads.)"""
+    return resolution_digest(Path(__file__).parent)
+
+
+def resolution_digest(root: Path) -> str:
+    """:func:`resolution_version` of the resolution package at ``root``."""
     import kg.schema
 
-    root = Path(__file__).parent
     h = hashlib.sha256(Path(kg.schema.__file__).read_bytes())
-    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        h.update(str(path.relative_to(root)).encode())
-        h.update(path.read_bytes())
+    h.update(tree_digest(root).encode())
     return h.hexdigest()[:16]

@@ -589,14 +589,14 @@ def test_the_extraction_fingerprint_follows_every_file_of_the_extraction(tmp_pat
     import shutil
 
     import kg.extract
-    from kg.extract.pipeline import _hash_tree
+    from kg.fingerprint import tree_digest
 
     root = tmp_path / "extract"
     shutil.copytree(Path(kg.extract.__file__).parent, root, ignore=shutil.ignore_patterns("models"))
-    before = _hash_tree(root)
+    before = tree_digest(root)
     for name in ("pipeline.py", "data/task_heads.txt"):
         with (root / name).open("a", encoding="utf-8") as f:
             f.write("\n# edited\n")
-        after = _hash_tree(root)
+        after = tree_digest(root)
         assert after != before
         before = after
