@@ -207,14 +207,17 @@ class ProcessStages:
 _gc_pauses = False
 
 
-def tune_process() -> bool:
-    """Tune this process for a kg command: steady malloc thresholds and garbage-collector
-    pauses in the build's stages (:func:`paused_gc`). For the ``kg`` command's entry point
-    only; does nothing under ``KG_FAST=0``. Returns whether it tuned."""
+def tune_process(extraction: bool = False) -> bool:
+    """Tune this process for a kg command: garbage-collector pauses in the build's stages
+    (:func:`paused_gc`), and with ``extraction`` steady malloc thresholds too (they suit the
+    extraction's many same-sized arrays, not a command that loads one big index). For the
+    ``kg`` command only, never a library function; does nothing under ``KG_FAST=0``. Returns
+    whether it tuned."""
     global _gc_pauses
     if not fast.enabled():
         return False
-    steady_malloc()
+    if extraction:
+        steady_malloc()
     _gc_pauses = True
     return True
 

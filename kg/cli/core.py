@@ -147,7 +147,9 @@ def build(
     """
     from kg.build import build as run_build
     from kg.cache import default_cache_dir
+    from kg.runtime import tune_process
 
+    tune_process(extraction=True)  # before any worker starts: they inherit it
     cache = None if no_cache else (cache_dir or default_cache_dir())
     result = run_build(
         inputs,
@@ -341,7 +343,9 @@ def extract(inputs: tuple[Path, ...], jsonl: bool, strict: bool, model: str | No
       kg extract seeds/000_5670d788940e7130.txt > mentions.jsonl
     """
     from kg.build import extract_records
+    from kg.runtime import tune_process
 
+    tune_process(extraction=True)
     records, problems = extract_records(inputs, model=model, strict=strict)
     report_problems(problems)
     for rec in records:
