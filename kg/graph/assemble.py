@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kg.models import Entity, Mention, Paper
+from kg.resolve.readings import worth_a_node
 from kg.schema import DEFAULT_ROLE, KEY, LABEL_ATTR, NAME, TYPE_ATTR, Label, Rel
 from kg.store.file import FORMAT_VERSION, graph_from_data
 
@@ -20,7 +21,8 @@ if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     from kg.graph.similarity import NeighbourLists  # numpy and scipy: slower still
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
-#: graph keeps the *shared* ones (named methods, datasets, tasks and metrics are always kept).
+#: graph keeps the *shared* ones that are worth a node (:func:`kg.resolve.readings.worth_a_node`;
+#: named methods, datasets, tasks and metrics are always kept).
 MIN_CONCEPT_PAPERS = 2
 
 
@@ -66,7 +68,8 @@ def graph_data(
     keep = {
         eid
         for eid, e in entities.items()
-        if e.label != Label.CONCEPT or e.paper_count >= min_concept_papers
+        if e.label != Label.CONCEPT
+        or (e.paper_count >= min_concept_papers and worth_a_node(e.name, e.id.partition(":")[2]))
     }
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES

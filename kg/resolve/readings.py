@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 from kg.extract.names import COINED
-from kg.extract.normalize import clean_surface, normalize_key
+from kg.extract.normalize import clean_surface, normalize_key, singularize
 from kg.models import Mention
-from kg.resolve.words import resolution_words, with_plurals, word_list
+from kg.resolve.words import ResolutionWords, known_terms, resolution_words, with_plurals, word_list
 from kg.schema import Label
 
 _DIGIT = re.compile(r"\d")
@@ -272,3 +272,58 @@ def reads_as_task(key: str, name: str) -> bool:
     ):
         return False
     return not _rated(name)
+
+
+def worth_a_node(name: str, key: str) -> bool:
+    """Whether a Concept names something specific enough to be a node of the graph, one that
+    ties together papers about the same thing rather than papers that share an everyday word.
+
+    Not worth a node:
+
+    * a single lower-case word common in general English, or the plural of one
+      (``general_words.txt``: "signals", "overhead", "patterns"), unless it names a research
+      activity (a task head of ``task_heads.txt``: "retrieval", "segmentation"), which ties
+      together the papers on the tasks it heads ("document retrieval", "multimodal retrieval");
+    * a generic name ("AI", "GPU": ``generic_names.txt``), an ordinary word capitalised at the
+      start of a sentence ("Remarkably", "Evaluation"), a lone letter;
+    * a description: words that rate or place (``generic_modifiers.txt``) before an everyday
+      head ("downstream tasks", "prior methods", "theoretical guarantees", "complex reasoning");
+    * a phrase of generic nouns only (``generic_nouns.txt``: "state-of-the-art", "model
+      behavior", "end-to-end framework").
+
+    A rare word ("overfitting", "sycophancy"), a phrase of a shipped list ("deep learning") and
+    any other phrase may be a research concept.
+
+    >>> [worth_a_node(n, normalize_key(n)) for n in ("signals", "overhead", "Remarkably", "AI")]
+    [False, False, False, False]
+    >>> [worth_a_node(n, normalize_key(n)) for n in ("prior methods", "state-of-the-art")]
+    [False, False]
+    >>> [worth_a_node(n, normalize_key(n)) for n in ("overfitting", "in-context learning")]
+    [True, True]
+    >>> worth_a_node("retrieval", "retrieval")
+    True
+    """
+    words = resolution_words()
+    if " " in name or "-" in name:
+        return key in known_terms() or not _a_description(name.lower(), words)
+    word = name.lower()
+    if len(word) < 2 or key in words.generic_names:
+        return False
+    if name.islower() and word in words.task_heads:
+        return True
+    if name.islower() or name.istitle():
+        return not (word in words.general or singularize(word) in words.general)
+    return True
+
+
+def _a_description(phrase: str, words: ResolutionWords) -> bool:
+    """Whether a lower-cased phrase describes rather than names (:func:`worth_a_node`): its
+    words apart from stop words are generic nouns, hyphenated parts too ("state-of-the-art"),
+    or words that rate or place ("real-world") come before an everyday head."""
+    generic = words.generic_nouns
+    content = [w for w in phrase.replace("-", " ").split() if w not in words.stop]
+    if content and all(w in generic or singularize(w) in generic for w in content):
+        return True
+    *modifiers, head = phrase.split()
+    everyday = head in words.general or singularize(head) in words.general
+    return bool(modifiers) and everyday and all(w in words.modifiers for w in modifiers)

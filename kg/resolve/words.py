@@ -17,6 +17,8 @@ from kg.fingerprint import tree_digest
 from kg.schema import Label
 
 DATA = Path(__file__).parent / "data"
+#: The stop words the text similarity leaves out too.
+STOP_WORDS = Path(__file__).parent.parent / "data" / "english_stop_words.txt"
 
 
 def word_list(name: str) -> list[str]:
@@ -45,6 +47,9 @@ class ResolutionWords:
     techniques: frozenset[str]  # technique_heads.txt
     generic_names: frozenset[str]  # merge keys of generic_names.txt
     metrics: frozenset[str]  # merge keys of metric_terms.txt's entries but capitalised words
+    general: frozenset[str]  # general_words.txt: everyday English words
+    generic_nouns: frozenset[str]  # the extraction's generic_nouns.txt
+    stop: frozenset[str]  # kg/data/english_stop_words.txt
 
 
 @lru_cache(maxsize=1)
@@ -65,6 +70,9 @@ def resolution_words() -> ResolutionWords:
             for w in load_lexicon().metric_terms
             if w.islower() or " " in w or "-" in w
         ),
+        general=frozenset(word_list("general_words.txt")),
+        generic_nouns=load_lexicon().generic_nouns,
+        stop=frozenset(read_word_list(STOP_WORDS)),
     )
 
 

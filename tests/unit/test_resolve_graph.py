@@ -418,3 +418,16 @@ def test_a_name_only_this_paper_defines_is_its_own() -> None:
     assert roles["Relational Self-Attention"] == roles["RSA"] == Rel.PROPOSES
     assert roles["Material Point Method"] == Rel.USES  # another paper names it
     assert roles["Proximal Policy Optimization"] == Rel.USES  # a known method
+
+
+def test_only_concepts_worth_a_node_become_nodes() -> None:
+    """Shared by both papers, an everyday word ("signals"), a generic name ("AI") and a
+    description ("prior methods", "state-of-the-art") make no node; a rare word
+    ("overfitting"), a task head ("retrieval") and a concept's phrase ("distribution shift") do."""
+    papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(2)]
+    names = ["signals", "AI", "prior methods", "state-of-the-art", "overfitting", "retrieval",
+             "distribution shift"]
+    mentions = {p.id: [mention(n, Label.CONCEPT) for n in names] for p in papers}
+    G = build_graph(papers, mentions, resolve_entities(mentions))
+    kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
+    assert kept == {"overfitting", "retrieval", "distribution shift"}
