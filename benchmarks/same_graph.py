@@ -22,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -36,15 +37,23 @@ WAYS: dict[str, dict[str, str]] = {
 }
 
 
-def build(inputs: list[str], out: Path, env: dict[str, str]) -> tuple[float, str]:
-    """Seconds of a cold build of ``inputs`` with ``env`` set, and the graph file's sha256."""
+def run_build(
+    inputs: list[str], out: Path, env: dict[str, str], args: Sequence[str] = ()
+) -> subprocess.CompletedProcess[str]:
+    """A cold ``kg build`` of ``inputs`` to ``out`` in a child process, with ``env`` set over an
+    environment that has neither switch (so the default is the default)."""
     clean = {k: v for k, v in os.environ.items() if k not in ("KG_FAST", "KG_START_METHOD")}
-    started = time.perf_counter()
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-c", "from kg.cli import run; run()", "build", *inputs,
-         "--no-cache", "-o", str(out)],
+         "--no-cache", "-o", str(out), *args],
         env={**clean, **env}, capture_output=True, text=True,
     )
+
+
+def build(inputs: list[str], out: Path, env: dict[str, str]) -> tuple[float, str]:
+    """Seconds of a cold build of ``inputs`` with ``env`` set, and the graph file's sha256."""
+    started = time.perf_counter()
+    done = run_build(inputs, out, env)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         raise SystemExit(f"kg build failed with {env}:\n{done.stderr[-3000:]}")

@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from kg.schema import ENTITY_LABELS, LABEL_ATTR  # noqa: E402
+from kg.query.explore import graph_stats  # noqa: E402
 from kg.store.file import load_graph  # noqa: E402
 
 #: Canned queries whose answer is a ranking over the whole graph (not one paper's view).
@@ -40,16 +40,12 @@ AGGREGATE_QUERIES = (
 
 
 def top_entities(G: Any, top: int) -> dict[str, list[dict[str, Any]]]:
-    """The ``top`` entities of each type by the number of papers linked to them."""
-    out: dict[str, list[dict[str, Any]]] = {}
-    for label in ENTITY_LABELS:
-        nodes = [(n, a) for n, a in G.nodes(data=True) if a[LABEL_ATTR] == label.value]
-        nodes.sort(key=lambda na: (-int(na[1].get("paper_count", 0)), na[1].get("name", "")))
-        out[label.value] = [
-            {"name": a.get("name"), "papers": a.get("paper_count", 0), "id": n}
-            for n, a in nodes[:top]
-        ]
-    return out
+    """The ``top`` entities of each type by the number of papers linked to them (``kg stats``'
+    ranking, :func:`kg.query.explore.graph_stats`)."""
+    return {
+        label: [{"name": e["name"], "papers": e["paper_count"], "id": e["id"]} for e in ents]
+        for label, ents in graph_stats(G, top)["top_entities"].items()
+    }
 
 
 def query_rows(G: Any, uri: str, rows: int) -> dict[str, Any]:

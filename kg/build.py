@@ -221,7 +221,7 @@ def _read_and_extract(
     reader, once it has read)."""
     inputs = list(inputs)
     incremental = ExtractionCache.exists(cache_dir) if cache_dir else False
-    warm = WarmExtractor(model) if incremental and WarmExtractor.available() else None
+    warm = WarmExtractor(model) if incremental and parallel() else None
     reader = (
         start_stages(_read_stages, inputs, strict, cache_dir, with_similarity)
         if not incremental and parallel()

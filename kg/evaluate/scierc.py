@@ -63,17 +63,28 @@ class SciercDoc:
     sentences: list[list[str]] = field(default_factory=list)  # SciERC's tokens, as written
 
 
-def doc_from_record(rec: dict) -> SciercDoc:
-    """Build a :class:`SciercDoc` from one parsed JSON line."""
+def token_offsets(sentences: list[list[str]]) -> tuple[list[str], list[int], list[int]]:
+    """SciERC's tokens with the PTB escapes undone, the character offset of each in the text
+    they make joined by single spaces, and the index of each sentence's first token.
+
+    >>> token_offsets([["A", "-LRB-", "b"], ["C"]])
+    (['A', '(', 'b', 'C'], [0, 2, 4, 6], [0, 3])
+    """
     tokens: list[str] = []
     sent_first_token: list[int] = []
-    for sent in rec["sentences"]:
+    for sent in sentences:
         sent_first_token.append(len(tokens))
         tokens.extend(PTB_ESCAPES.get(t, t) for t in sent)
     starts, pos = [], 0
     for tok in tokens:
         starts.append(pos)
         pos += len(tok) + 1
+    return tokens, starts, sent_first_token
+
+
+def doc_from_record(rec: dict) -> SciercDoc:
+    """Build a :class:`SciercDoc` from one parsed JSON line."""
+    tokens, starts, sent_first_token = token_offsets(rec["sentences"])
     text = " ".join(tokens)
     gold = sorted(
         {
@@ -225,9 +236,17 @@ def score(gold_docs: Sequence[Sequence[Span]], pred_docs: Sequence[Sequence[Span
 Extractor = Callable[[list[str]], list[list[Span]]]
 
 
-def evaluate(extract: Extractor, docs: Sequence[SciercDoc]) -> Scores:
-    """Run ``extract`` (texts → SciERC-labelled char spans per text) on ``docs`` and score it."""
+def evaluate(
+    extract: Extractor, docs: Sequence[SciercDoc], predictions: str | Path | None = None
+) -> Scores:
+    """Run ``extract`` (texts → SciERC-labelled char spans per text) on ``docs`` and score it.
+    ``predictions``: also write the predictions there, in SciERC's own format
+    (:func:`kg.evaluate.scierc_format.write_predictions`), for any other scorer."""
     preds = extract([d.text for d in docs])
+    if predictions is not None:
+        from kg.evaluate.scierc_format import write_predictions
+
+        write_predictions(docs, preds, predictions)
     return score([d.gold for d in docs], preds)
 
 
@@ -336,8 +355,7 @@ def run(
     ``component``: ``full`` (kg's extractor), ``model`` (the trained recogniser alone, re-typed
     by ``retyper``, see :func:`model_extractor`) or ``rules`` (kg's extractor without the
     trained model, to see what each part adds). The full extractor always uses the shipped
-    re-typer. ``predictions``: also write the predictions there, in SciERC's own format
-    (:func:`kg.evaluate.scierc_format.write_predictions`), for any other scorer.
+    re-typer. ``predictions``: also write the predictions there (:func:`evaluate`).
     """
     if split not in SPLITS:
         raise InputError(f"unknown split {split!r}; choose one of {', '.join(SPLITS)}")
@@ -348,12 +366,7 @@ def run(
         extract = full_extractor(use_trained=component == "full")
     else:
         raise InputError(f"unknown component {component!r}; choose full, model or rules")
-    preds = extract([d.text for d in docs])
-    if predictions is not None:
-        from kg.evaluate.scierc_format import write_predictions
-
-        write_predictions(docs, preds, predictions)
-    return score([d.gold for d in docs], preds)
+    return evaluate(extract, docs, predictions)
 
 
 def format_table(scores: Scores, title: str = "") -> str:

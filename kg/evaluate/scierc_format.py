@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kg.evaluate.scierc import PTB_ESCAPES, SciercDoc, Span
+from kg.evaluate.scierc import SciercDoc, Span, token_offsets
 
 
 def prediction_record(doc: SciercDoc, spans: Sequence[Span]) -> dict[str, Any]:
@@ -33,16 +33,8 @@ def prediction_record(doc: SciercDoc, spans: Sequence[Span]) -> dict[str, Any]:
     >>> prediction_record(doc, [(3, 6, "Method")])["ner"]  # inside a token: the token
     [[[1, 1, 'Method']], []]
     """
-    tokens = [PTB_ESCAPES.get(t, t) for sentence in doc.sentences for t in sentence]
-    starts, pos = [], 0
-    for token in tokens:
-        starts.append(pos)
-        pos += len(token) + 1
+    tokens, starts, first_of_sentence = token_offsets(doc.sentences)
     ends = [start + len(token) for start, token in zip(starts, tokens, strict=True)]
-    first_of_sentence, n = [], 0
-    for sentence in doc.sentences:
-        first_of_sentence.append(n)
-        n += len(sentence)
     ner: list[list[list[Any]]] = [[] for _ in doc.sentences]
     for start, end, label in sorted(set(spans)):
         first = max(0, bisect.bisect_right(starts, start) - 1)  # the token holding the start

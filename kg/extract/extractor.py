@@ -140,15 +140,11 @@ class WarmExtractor:
     mentions; ``close()`` when unused: it is stopped at once (waiting for it to finish loading
     would cost a fully cached build as long as the load), having written nothing but, at worst,
     a temporary file of the name-token cache. Made only where work runs beside the caller
-    (:meth:`available`).
+    (:func:`kg.runtime.parallel`).
     """
 
     def __init__(self, model: str | None = None) -> None:
         self._stages = start_stages(_warm_stages, model, inbox=True, died=_extraction_died)
-
-    @staticmethod
-    def available() -> bool:
-        return parallel()
 
     def submit(self, texts: list[str]) -> None:
         """Hand over the texts; the caller may go on with other work until :meth:`result`."""

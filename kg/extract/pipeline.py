@@ -145,7 +145,12 @@ def pipeline_version() -> str:
     """A fingerprint of what extraction depends on: kg/extract's code, data files and shipped
     models, and the versions of the libraries that run them (:data:`VERSIONED`). Changing any of
     them invalidates cached extractions."""
-    h = hashlib.sha256(tree_digest(Path(__file__).parent).encode())
+    return extraction_digest(Path(__file__).parent)
+
+
+def extraction_digest(root: Path) -> str:
+    """:func:`pipeline_version` of the extraction package at ``root``."""
+    h = hashlib.sha256(tree_digest(root).encode())
     for name in VERSIONED:
         try:
             h.update(f"{name}={metadata.version(name)}".encode())

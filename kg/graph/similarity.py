@@ -17,13 +17,13 @@ import sqlite3
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from itertools import islice
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from kg.data import english_stop_words
 from kg.models import Paper
 
 TOP_N = 30
@@ -47,12 +47,6 @@ class Neighbour:
     terms: tuple[str, ...]  # the words that weigh most in the overlap
 
 
-@lru_cache(maxsize=1)
-def stop_words() -> frozenset[str]:
-    text = resources.files("kg").joinpath("data/english_stop_words.txt").read_text("utf-8")
-    return frozenset(w for w in text.split("\n") if w and not w.startswith("#"))
-
-
 #: A text's words (stop words removed) and how often each occurs, in first-seen order.
 TermCounts = tuple[tuple[str, ...], tuple[int, ...]]
 #: The files in a cache folder (``--cache-dir``) that keep each text's :data:`TermCounts`:
@@ -68,7 +62,8 @@ def _count_terms(text: str, stops: frozenset[str]) -> TermCounts:
 @lru_cache(maxsize=1)
 def _terms_version() -> bytes:
     """What term counts depend on: the token pattern and the stop words."""
-    return hashlib.sha256("\0".join([TOKEN.pattern, *sorted(stop_words())]).encode()).digest()
+    parts = [TOKEN.pattern, *sorted(english_stop_words())]
+    return hashlib.sha256("\0".join(parts).encode()).digest()
 
 
 def term_counts(texts: list[str], cache_dir: str | Path | None = None) -> list[TermCounts]:
@@ -76,7 +71,7 @@ def term_counts(texts: list[str], cache_dir: str | Path | None = None) -> list[T
     rebuild counts only the new texts (counting is the costly part of making the TF-IDF
     matrix: docs/benchmarks.md). The cache only saves time: when it cannot be read or written, the
     counts are made here."""
-    stops = stop_words()
+    stops = english_stop_words()
     if cache_dir is None:
         return [_count_terms(t, stops) for t in texts]
     from kg.cache import versioned_table

@@ -312,18 +312,22 @@ def worth_a_node(name: str, key: str) -> bool:
     if name.islower() and word in words.task_heads:
         return True
     if name.islower() or name.istitle():
-        return not (word in words.general or singularize(word) in words.general)
+        return not _listed(word, words.general)
     return True
+
+
+def _listed(word: str, listed: frozenset[str]) -> bool:
+    """Whether ``word`` or its singular is in ``listed``."""
+    return word in listed or singularize(word) in listed
 
 
 def _a_description(phrase: str, words: ResolutionWords) -> bool:
     """Whether a lower-cased phrase describes rather than names (:func:`worth_a_node`): its
     words apart from stop words are generic nouns, hyphenated parts too ("state-of-the-art"),
     or words that rate or place ("real-world") come before an everyday head."""
-    generic = words.generic_nouns
     content = [w for w in phrase.replace("-", " ").split() if w not in words.stop]
-    if content and all(w in generic or singularize(w) in generic for w in content):
+    if content and all(_listed(w, words.generic_nouns) for w in content):
         return True
     *modifiers, head = phrase.split()
-    everyday = head in words.general or singularize(head) in words.general
+    everyday = _listed(head, words.general)
     return bool(modifiers) and everyday and all(w in words.modifiers for w in modifiers)

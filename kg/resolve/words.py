@@ -11,14 +11,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from kg.data import english_stop_words
 from kg.extract.lexicon import load_lexicon, read_word_list
 from kg.extract.normalize import normalize_key
 from kg.fingerprint import tree_digest
 from kg.schema import Label
 
 DATA = Path(__file__).parent / "data"
-#: The stop words the text similarity leaves out too.
-STOP_WORDS = Path(__file__).parent.parent / "data" / "english_stop_words.txt"
 
 
 def word_list(name: str) -> list[str]:
@@ -49,7 +48,7 @@ class ResolutionWords:
     metrics: frozenset[str]  # merge keys of metric_terms.txt's entries but capitalised words
     general: frozenset[str]  # general_words.txt: everyday English words
     generic_nouns: frozenset[str]  # the extraction's generic_nouns.txt
-    stop: frozenset[str]  # kg/data/english_stop_words.txt
+    stop: frozenset[str]  # kg/data/english_stop_words.txt, as the text similarity's
 
 
 @lru_cache(maxsize=1)
@@ -72,7 +71,7 @@ def resolution_words() -> ResolutionWords:
         ),
         general=frozenset(word_list("general_words.txt")),
         generic_nouns=load_lexicon().generic_nouns,
-        stop=frozenset(read_word_list(STOP_WORDS)),
+        stop=english_stop_words(),
     )
 
 

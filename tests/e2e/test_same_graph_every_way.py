@@ -9,14 +9,11 @@ makes it start them: forked workers inherit the loaded pipeline, spawned ones lo
 from __future__ import annotations
 
 import multiprocessing
-import os
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-
-KG = [sys.executable, "-c", "from kg.cli import run; run()"]
 
 WAYS = {
     "fast paths off": ({"KG_FAST": "0"}, []),
@@ -28,34 +25,36 @@ WAYS = {
 }
 
 
-def build(repo_root: Path, out: Path, env: dict[str, str], args: list[str]) -> bytes:
-    clean = {k: v for k, v in os.environ.items() if k not in ("KG_FAST", "KG_START_METHOD")}
-    done = subprocess.run(
-        [*KG, "build", str(repo_root / "seeds"), "--no-cache", "-o", str(out), *args],
-        env={**clean, **env},
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "FastPathWarning" not in done.stderr, done.stderr  # no fast path fell back
-    return out.read_bytes()
+@pytest.fixture(scope="module")
+def build(
+    repo_root: Path, benchmark_module: Callable[[str], ModuleType]
+) -> Callable[[Path, dict[str, str], list[str]], bytes]:
+    """Build the seeds to a path with some switches set, as benchmarks/same_graph.py does."""
+    run_build = benchmark_module("same_graph").run_build
+
+    def seeds_graph(out: Path, env: dict[str, str], args: list[str]) -> bytes:
+        done = run_build([str(repo_root / "seeds")], out, env, args)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert "FastPathWarning" not in done.stderr, done.stderr  # no fast path fell back
+        return out.read_bytes()
+
+    return seeds_graph
 
 
 @pytest.fixture(scope="module")
-def default_graph(repo_root: Path, tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    return build(repo_root, tmp_path_factory.mktemp("default") / "graph.json", {}, [])
+def default_graph(build: Callable[..., bytes], tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    return build(tmp_path_factory.mktemp("default") / "graph.json", {}, [])
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("way", list(WAYS))
 def test_the_graph_is_the_same_byte_for_byte(
-    way: str, default_graph: bytes, repo_root: Path, tmp_path: Path
+    way: str, default_graph: bytes, build: Callable[..., bytes], tmp_path: Path
 ) -> None:
     if "fork" in way and "fork" not in multiprocessing.get_all_start_methods():
         pytest.skip("this system cannot fork")
     env, args = WAYS[way]
-    assert build(repo_root, tmp_path / "graph.json", env, args) == default_graph
+    assert build(tmp_path / "graph.json", env, args) == default_graph
 
 
 def test_this_sessions_graph_is_the_default_one(

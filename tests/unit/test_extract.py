@@ -581,22 +581,3 @@ def test_default_base_tokenizes_as_the_model_does() -> None:
         "self-supervised ViT-B/16 models' top-1 acc. of 81.2% vs. $10 on Jan. 5th :-)"
     )
     assert [t.text for t in ours(text)] == [t.text for t in shipped(text)]
-
-
-def test_the_extraction_fingerprint_follows_every_file_of_the_extraction(tmp_path: Path) -> None:
-    """Editing any file of kg/extract (code, word list, model) invalidates cached extractions;
-    entity resolution lives in kg/resolve and has a fingerprint of its own."""
-    import shutil
-
-    import kg.extract
-    from kg.fingerprint import tree_digest
-
-    root = tmp_path / "extract"
-    shutil.copytree(Path(kg.extract.__file__).parent, root, ignore=shutil.ignore_patterns("models"))
-    before = tree_digest(root)
-    for name in ("pipeline.py", "data/task_heads.txt"):
-        with (root / name).open("a", encoding="utf-8") as f:
-            f.write("\n# edited\n")
-        after = tree_digest(root)
-        assert after != before
-        before = after

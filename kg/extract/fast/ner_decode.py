@@ -60,11 +60,6 @@ def unsupported(ner: Any) -> str | None:
     return None
 
 
-def supported(ner: Any) -> bool:
-    """Whether :func:`decode` handles the recogniser ``ner``."""
-    return unsupported(ner) is None
-
-
 class _Moves:
     """The recogniser's actions as arrays, in spaCy's class order."""
 
@@ -214,8 +209,8 @@ def set_entities(ner: Any, docs: list[Any], tokvecs_key: str | None = None) -> N
 def pipe(
     ner: Any, docs: Iterable[Any], batch_size: int, tokvecs_key: str | None = None
 ) -> Iterator[Any]:
-    """``ner.pipe(docs, batch_size=...)`` decoded by :func:`decode` (``ner`` must be
-    :func:`supported`); a batch with preset entities goes to spaCy's decoder."""
+    """``ner.pipe(docs, batch_size=...)`` decoded by :func:`decode` (``ner`` must not be
+    :func:`unsupported`); a batch with preset entities goes to spaCy's decoder."""
     from spacy.util import minibatch
 
     for batch in minibatch(docs, size=batch_size):
