@@ -17,12 +17,14 @@ import hashlib
 import marshal
 import os
 import sqlite3
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, BinaryIO, TypeVar
 
 import platformdirs
 
+from kg.atomic import atomic_write
 from kg.errors import CacheError
 
 Key = TypeVar("Key", str, bytes)
@@ -35,41 +37,145 @@ def default_cache_dir() -> Path:
     return Path(env) if env else Path(platformdirs.user_cache_dir("kg"))
 
 
+class CacheWarning(UserWarning):
+    """A cache file could not be used: the build goes on without it (slower, never wrong)."""
+
+
+def warn(message: str) -> None:
+    """Say ``message`` on one line, as a :class:`CacheWarning`. (Told where it came from, the
+    default warning display would add a second line, the source line of the call.)"""
+    warnings.warn_explicit(message, CacheWarning, "kg", 0)
+
+
+#: SQLite's result codes for a file that is not (or no longer) a sound database.
+_SQLITE_DAMAGED = {11, 26}  # SQLITE_CORRUPT, SQLITE_NOTADB
+
+
+def is_damaged(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` says the database file is damaged (rather than busy, read-only, full)."""
+    code = getattr(exc, "sqlite_errorcode", None)  # Python 3.11+
+    if code is not None:
+        return code & 0xFF in _SQLITE_DAMAGED
+    text = str(exc).lower()
+    return "not a database" in text or "malformed" in text
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged cache file to ``{name}.corrupt-{n}`` (kept for a look, the previous
+    one deleted; ``kg cache clear`` deletes it too), so the next open starts a new one.
+    Returns the new name. Another build may have moved it already: that is fine."""
+    taken = [int(m) for p in path.parent.glob(f"{path.name}.corrupt-*")
+             if (m := p.name.rpartition("-")[2]).isdigit()]
+    for n in taken:
+        with contextlib.suppress(OSError):
+            path.with_name(f"{path.name}.corrupt-{n}").unlink()
+    aside = path.with_name(f"{path.name}.corrupt-{max(taken, default=0) + 1}")
+    with contextlib.suppress(FileNotFoundError):
+        path.replace(aside)
+    return aside
+
+
 class BlobTable:
     """One SQLite table of key → bytes: the store behind kg's caches (the extraction cache,
-    :class:`kg.ingest.memo.RecordMemo`). Reads and writes go in batches."""
+    :class:`kg.ingest.memo.RecordMemo`). Reads and writes go in batches.
+
+    A cache only saves time, so no fault of its file fails a build: a damaged file is set
+    aside (:func:`set_aside`) and started again; one that cannot be opened or written (a
+    read-only folder, a full disk) leaves a table in memory, for this build only. Each says so
+    in one :class:`CacheWarning`. Several processes may use one file at once (WAL mode, with a
+    busy timeout).
+    """
+
+    #: Seconds a write waits for another process's transaction on the same file.
+    BUSY_TIMEOUT = 60.0
 
     def __init__(self, path: Path, table: str) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.table = table  # a constant of the caller's, never user input
-        self.db = sqlite3.connect(path)
-        # A cache needs no durability: with a disk sync per commit, storing an incremental
-        # build's few new rows waited on a sync of the whole file, table by table (measured:
-        # docs/benchmarks.md). WAL keeps the file consistent if kg is killed mid-write; a power
-        # cut may lose the last rows, which only means extracting them again.
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute(f"CREATE TABLE IF NOT EXISTS {table} (key PRIMARY KEY, value BLOB)")
+        self.in_memory = False
+        self.db = self._open()
+
+    def _connect(self, where: Path | str) -> sqlite3.Connection:
+        db = sqlite3.connect(where, timeout=self.BUSY_TIMEOUT)
+        try:
+            # A cache needs no durability: with a disk sync per commit, storing an incremental
+            # build's few new rows waited on a sync of the whole file, table by table
+            # (measured: docs/benchmarks.md). WAL keeps the file consistent if kg is killed
+            # mid-write, and lets readers and a writer of several builds work at once; a power
+            # cut may lose the last rows, which only means extracting them again.
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute(f"CREATE TABLE IF NOT EXISTS {self.table} (key PRIMARY KEY, value BLOB)")
+            # The header alone can look right: read a row too, so damage shows here.
+            db.execute(f"SELECT key FROM {self.table} LIMIT 1").fetchall()
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            return self._connect(self.path)
+        except sqlite3.Error as exc:
+            if not is_damaged(exc):
+                return self._in_memory(exc)
+            return self._start_again(exc)
+        except OSError as exc:
+            return self._in_memory(exc)
+
+    def _start_again(self, exc: sqlite3.Error) -> sqlite3.Connection:
+        aside = set_aside(self.path)
+        for suffix in ("-wal", "-shm"):  # they belong to the damaged file
+            with contextlib.suppress(OSError):
+                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+        warn(f"{self.path} is damaged ({exc}); set aside as {aside.name}, starting it again")
+        try:
+            return self._connect(self.path)
+        except (sqlite3.Error, OSError) as again:
+            return self._in_memory(again)
+
+    def _in_memory(self, exc: BaseException) -> sqlite3.Connection:
+        warn(f"cannot use {self.path} ({_reason(exc)}); this build runs without it")
+        self.in_memory = True
+        return self._connect(":memory:")
+
+    def _recover(self, exc: sqlite3.Error) -> None:
+        # A fault found after opening (damage deeper in the file, a disk that filled up).
+        self.db.close()
+        self.db = self._start_again(exc) if is_damaged(exc) else self._in_memory(exc)
 
     def get_many(self, keys: list[Key]) -> dict[Key, bytes]:
         found: dict[Key, bytes] = {}
-        for i in range(0, len(keys), 500):
-            chunk = keys[i : i + 500]
-            marks = ",".join("?" * len(chunk))
-            found.update(
-                self.db.execute(
-                    f"SELECT key, value FROM {self.table} WHERE key IN ({marks})", chunk
+        try:
+            for i in range(0, len(keys), 500):
+                chunk = keys[i : i + 500]
+                marks = ",".join("?" * len(chunk))
+                found.update(
+                    self.db.execute(
+                        f"SELECT key, value FROM {self.table} WHERE key IN ({marks})", chunk
+                    )
                 )
-            )
+        except sqlite3.Error as exc:
+            self._recover(exc)
+            return {}  # what was read from a damaged file is not trusted either
         return found
 
     def put_many(self, items: list[tuple[Key, bytes]]) -> None:
-        with self.db:
-            self.db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", items)
+        try:
+            with self.db:
+                self.db.executemany(f"INSERT OR REPLACE INTO {self.table} VALUES (?, ?)", items)
+        except sqlite3.Error as exc:
+            self._recover(exc)  # the rows are lost: the next build computes them again
 
     def close(self) -> None:
         self.db.close()
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
 
 
 def versioned_table(directory: str | Path, kind: str, version: str, table: str) -> BlobTable:
@@ -119,10 +225,16 @@ def _prune_versions(folder: Path, kind: str, current: Path) -> None:
 #: What kg keeps in a cache folder, by part: glob patterns relative to the folder (the files of
 #: older releases included).
 CACHE_PARTS: dict[str, tuple[str, ...]] = {
+    # (The patterns take in the damaged files set aside, "{name}.corrupt-{n}".)
     "extractions": ("extractions-*.sqlite*", "extractions.sqlite*"),
     "cleaned records": ("records-*.sqlite*", "records.sqlite*"),
     "word counts": ("terms-*.sqlite*", "terms.sqlite*"),
-    "entity resolution": ("resolution/*.marshal", "resolution/*.partial"),
+    "entity resolution": (
+        "resolution/*.marshal",
+        "resolution/*.marshal.corrupt-*",
+        "resolution/*.tmp",
+        "resolution/*.partial",  # the temporary files of older releases
+    ),
     "gazetteer tokens": ("tokens/*.json", "tokens/*.marshal", "tokens/*.tmp"),
     "related indexes": ("index/*.pickle", "index/*.tmp"),
 }
@@ -257,14 +369,20 @@ class ResolverSnapshots:
 
     def load(self, papers: dict[str, str]) -> tuple[Any, set[str]] | None:
         """The saved state covering the most of ``papers`` (paper id → :func:`text_digest` of
-        its abstract), and the ids it covers; ``None`` when no snapshot fits."""
+        its abstract), and the ids it covers; ``None`` when no snapshot fits. A damaged or
+        truncated snapshot is set aside with a :class:`CacheWarning`."""
         best: tuple[Path, int, dict[str, str]] | None = None  # path, header size, its papers
         for path in self.folder.glob("*.marshal") if self.folder.is_dir() else ():
             try:
                 with path.open("rb") as f:
                     size = _header_size(f)
                     fmt, namespace, saved = marshal.loads(f.read(size))
-            except (OSError, EOFError, ValueError, TypeError):
+                if not isinstance(saved, dict):
+                    raise ValueError("no paper list")
+            except FileNotFoundError:
+                continue  # pruned by another build meanwhile
+            except (OSError, EOFError, ValueError, TypeError) as exc:
+                self._damaged(path, exc)
                 continue
             if fmt != _SNAPSHOT_FORMAT or namespace != self.namespace:
                 continue
@@ -280,8 +398,14 @@ class ResolverSnapshots:
                 # From bytes: marshal.load() on a file reads it in tiny pieces, and loads() of
                 # the bytes is many times faster (measured: docs/benchmarks.md).
                 return marshal.loads(f.read()), set(saved)
-        except (OSError, EOFError, ValueError, TypeError):
+        except (OSError, EOFError, ValueError, TypeError) as exc:
+            self._damaged(path, exc)
             return None
+
+    @staticmethod
+    def _damaged(path: Path, exc: BaseException) -> None:
+        aside = set_aside(path)
+        warn(f"{path} is damaged ({_reason(exc)}); set aside as {aside.name}, resolving anew")
 
     def save(self, state: tuple[Any, ...], papers: dict[str, str]) -> Path:
         """Store ``state`` for the corpus ``papers``; keep the most recent snapshots only."""
@@ -290,14 +414,12 @@ class ResolverSnapshots:
         if path.exists():  # the same corpus again: the state is the same
             path.touch()
         else:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            partial = path.with_suffix(f".{os.getpid()}.partial")
-            with partial.open("wb") as f:
+            # atomic: an interrupted save leaves no damaged snapshot, and its debris goes
+            with atomic_write(path) as f:
                 f.write(len(head).to_bytes(_SIZE_BYTES, "little"))
                 f.write(head)
                 f.write(marshal.dumps(state))
-            partial.replace(path)  # atomic: an interrupted save leaves no damaged snapshot
-        saved = sorted(self.folder.glob("*.marshal"), key=lambda p: p.stat().st_mtime)
-        for old in saved[:-KEEP_SNAPSHOTS]:
+        saved = recent_first(self.folder.glob("*.marshal"))
+        for old in saved[KEEP_SNAPSHOTS:]:
             old.unlink(missing_ok=True)
         return path

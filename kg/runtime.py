@@ -15,6 +15,9 @@ byte: a process only changes where a value is computed, never what it is.
 the parent loads spaCy, then computes the text similarity there beside the extraction; an
 incremental build loads spaCy in a child while the parent reads the cache.
 
+**Children end with their parent** (:func:`die_with_parent`, called first thing in every
+child kg starts): a SIGKILL of a build leaves no worker running on.
+
 **Process tuning** (:func:`tune_process`): glibc malloc's thresholds and garbage-collector
 pauses around the build's allocation-heavy stages. Only the ``kg`` command turns it on, at its
 entry point: a program that imports kg keeps its own settings. ``KG_FAST=0`` leaves it off.
@@ -27,7 +30,10 @@ import contextlib
 import gc
 import multiprocessing
 import os
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
@@ -74,6 +80,57 @@ def forks() -> bool:
 def process_context() -> Any:
     """The ``multiprocessing`` context of :func:`start_method` (not for ``inline``)."""
     return multiprocessing.get_context(start_method())
+
+
+# --------------------------------------------------------------------------- parent death
+
+#: How often a child checks that its parent still runs (where no signal tells it).
+PARENT_POLL_SECONDS = 0.5
+_PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """In a child process: end it as soon as the process ``parent_pid`` that started it ends,
+    however that ends (a SIGKILL runs no clean-up in the parent, which could stop it).
+
+    A child cannot rely on the pipes it reads: forked siblings inherit each other's pipe ends,
+    so none of them sees EOF when the parent dies, and an extraction worker killed with its
+    build would otherwise run on, re-parented, holding hundreds of MB. So: on Linux the kernel
+    sends SIGKILL on the parent's death (``PR_SET_PDEATHSIG``); everywhere, a thread checks
+    every :data:`PARENT_POLL_SECONDS` that the parent is still there.
+    """
+    if sys.platform.startswith("linux"):
+        _parent_death_signal()
+    if not _parent_alive(parent_pid):  # it died before the signal was set up
+        os._exit(1)
+    watch = threading.Thread(
+        target=_watch_parent, args=(parent_pid,), name="kg-parent-watch", daemon=True
+    )
+    watch.start()
+
+
+def _parent_death_signal() -> bool:
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return bool(libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0)
+    except (OSError, AttributeError):
+        return False  # no prctl here: the watch thread still ends the child
+
+
+def _parent_alive(parent_pid: int) -> bool:
+    if sys.platform == "win32":  # no re-parenting: ask through the handle multiprocessing has
+        parent = multiprocessing.parent_process()
+        return parent is None or parent.is_alive()
+    # A child whose parent died is re-parented (to init or a sub-reaper): its ppid changes.
+    return os.getppid() == parent_pid
+
+
+def _watch_parent(parent_pid: int) -> None:
+    while _parent_alive(parent_pid):
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)  # from this thread: ends the process at once, whatever the main one does
 
 
 # --------------------------------------------------------------------------- stages
@@ -149,9 +206,14 @@ class InlineStages:
 
 
 def _serve_stages(
-    conn: Any, fn: Callable[..., Iterator[Any]], args: tuple[Any, ...], inbox: bool
+    conn: Any,
+    parent_pid: int,
+    fn: Callable[..., Iterator[Any]],
+    args: tuple[Any, ...],
+    inbox: bool,
 ) -> None:
     # In the child: send each value as it is ready, or the exception that stopped it.
+    die_with_parent(parent_pid)
     try:
         for value in fn(conn.recv, *args) if inbox else fn(*args):
             conn.send((True, value))
@@ -174,7 +236,9 @@ class ProcessStages:
         ctx = process_context()
         self._died = died
         self._conn, child = ctx.Pipe(duplex=inbox)
-        self._proc = ctx.Process(target=_serve_stages, args=(child, fn, args, inbox), daemon=True)
+        self._proc = ctx.Process(
+            target=_serve_stages, args=(child, os.getpid(), fn, args, inbox), daemon=True
+        )
         self._proc.start()
         child.close()
 

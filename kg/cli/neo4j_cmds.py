@@ -75,9 +75,18 @@ def _echo_json(data: Any) -> None:
               help="Rows per UNWIND transaction.")
 @click.option("--replace", is_flag=True,
               help="First delete every node kg loaded before (other data is left alone).")
+@click.option("--sync/--no-sync", default=True, show_default=True,
+              help="Remove the nodes, relationships and properties kg loaded before that the "
+                   "graph no longer has (other data is left alone); --no-sync only adds and "
+                   "updates.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def load(graph: Path, batch_size: int, replace: bool, as_json: bool, **conn_opts: Any) -> None:
+def load(graph: Path, batch_size: int, replace: bool, sync: bool, as_json: bool,
+         **conn_opts: Any) -> None:
     """Load a graph file (default exports/graph.json) into Neo4j. Safe to re-run.
+
+    Afterwards kg's part of the database equals the file: what kg loaded before and the file
+    no longer has is removed (--no-sync keeps it). Nodes kg did not load, other labels and
+    other relationship types are never touched.
 
     \b
     Example:
@@ -92,12 +101,13 @@ def load(graph: Path, batch_size: int, replace: bool, as_json: bool, **conn_opts
     total = G.number_of_nodes() + G.number_of_edges()
     with open_connection(**conn_opts) as conn:
         if as_json:
-            summary = load_graph_into_neo4j(G, conn, batch_size=batch_size, replace=replace)
+            summary = load_graph_into_neo4j(G, conn, batch_size=batch_size, replace=replace,
+                                            sync=sync)
         else:
             with click.progressbar(length=total, label="Loading", file=sys.stderr,
                                    show_pos=True) as bar:
                 summary = load_graph_into_neo4j(G, conn, batch_size=batch_size,
-                                                replace=replace, progress=bar.update)
+                                                replace=replace, progress=bar.update, sync=sync)
     if as_json:
         _echo_json({"graph": str(graph), **summary.to_dict()})
         return
@@ -106,6 +116,9 @@ def load(graph: Path, batch_size: int, replace: bool, as_json: bool, **conn_opts
                f"({total / max(summary.seconds, 1e-9):.0f} rows/s)")
     if summary.deleted:
         click.echo(f"  replaced: removed {summary.deleted} nodes from the previous load")
+    if summary.removed:
+        click.echo(f"  synced:   removed {summary.removed_nodes} nodes, {summary.removed_rels} "
+                   f"relationships and {summary.removed_props} properties the graph no longer has")
     click.echo("  nodes:         " + ", ".join(f"{k} {v}" for k, v in summary.nodes.items())
                + f"  (total {summary.node_count})")
     click.echo("  relationships: " + ", ".join(f"{k} {v}" for k, v in summary.rels.items())

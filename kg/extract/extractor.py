@@ -15,7 +15,7 @@ from kg.errors import KgError, ModelError
 from kg.extract.pipeline import load_pipeline
 from kg.extract.rows import RawMention, doc_mentions, raw_rows
 from kg.models import Mention
-from kg.runtime import forks, parallel, process_context, start_stages
+from kg.runtime import die_with_parent, forks, parallel, process_context, start_stages
 
 #: Below this many abstracts one process extracts them: starting and loading more processes
 #: costs more than they save.
@@ -84,7 +84,8 @@ class Extractor:
             setup = (self.model, self.batch_size, self.use_trained)
         chunks = chunked(list(texts), self.n_process)
         ctx = process_context()
-        with ctx.Pool(self.n_process, initializer=_start_worker, initargs=(setup,)) as pool:
+        initargs = (setup, os.getpid())
+        with ctx.Pool(self.n_process, initializer=_start_worker, initargs=initargs) as pool:
             for result in pool.imap(_extract_chunk, chunks):
                 yield from result
 
@@ -105,8 +106,9 @@ class Extractor:
 _WORKER: Extractor | None = None
 
 
-def _start_worker(setup: tuple[str | None, int, bool] | None) -> None:
+def _start_worker(setup: tuple[str | None, int, bool] | None, parent_pid: int) -> None:
     global _WORKER
+    die_with_parent(parent_pid)  # a killed build leaves no worker behind
     if setup is not None:
         model, batch_size, use_trained = setup
         _WORKER = Extractor(model, batch_size=batch_size, use_trained=use_trained)

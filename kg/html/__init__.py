@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from kg.atomic import write_text
 from kg.html.render import render_html
 from kg.html.subgraph import DEFAULT_MAX_NODES, Selection, parse_types, select
 from kg.schema import Label
@@ -77,11 +78,7 @@ def export_html(
             title = f"kg: {name} (depth {depth})"
         else:
             title = "kg: knowledge graph"
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(render_html(G, sel, title=title), encoding="utf-8")
-    tmp.replace(path)
+    path = write_text(path, render_html(G, sel, title=title))  # atomic: never half a page
     return HtmlResult(path=path, selection=sel)
 
 

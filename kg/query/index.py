@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import networkx as nx
 
+from kg.atomic import atomic_write
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label
 
 INDEX_VERSION = 2
@@ -100,12 +101,9 @@ def load_index(graph_path: str | Path, cache_dir: str | Path | None = None) -> P
             pass  # missing or unreadable cache: rebuild it below
     index = PaperIndex.from_graph(load_graph(graph_path))  # raises GraphFileError if missing
     try:
-        cached.parent.mkdir(parents=True, exist_ok=True)
         new_graph = not cached.exists()
-        tmp = cached.with_suffix(".tmp")
-        with tmp.open("wb") as fh:
+        with atomic_write(cached) as fh:  # a reader never unpickles half an index
             pickle.dump((_signature(graph_path), index), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        tmp.replace(cached)
         if new_graph:
             _prune(cached.parent)
     except OSError:

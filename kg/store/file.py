@@ -14,6 +14,7 @@ import orjson
 if TYPE_CHECKING:  # networkx is imported where it is used: the CLI starts faster without it
     import networkx as nx
 
+from kg import atomic
 from kg.errors import GraphFileError
 from kg.runtime import paused_gc
 from kg.schema import LABEL_ATTR, TYPE_ATTR
@@ -39,14 +40,18 @@ def graph_to_data(G: nx.MultiDiGraph) -> dict[str, Any]:
 
 def write_graph_data(data: dict[str, Any], path: str | Path) -> Path:
     """Write node-link ``data`` (from :func:`graph_to_data` or :func:`kg.graph.graph_data`)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
     # Compact UTF-8 JSON with sorted keys. orjson: a conference graph is large, and the standard
     # library's encoder took longer than everything else an incremental build does.
-    tmp.write_bytes(orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE))
-    tmp.replace(path)  # atomic: a crash never leaves half a graph behind
-    return path
+    encoded = orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+    # Atomic: a crash or a full disk leaves the previous graph file, never half of one.
+    return _written(atomic.write_bytes, path, encoded)
+
+
+def _written(write: Any, path: str | Path, content: Any) -> Path:
+    try:
+        return Path(write(path, content))
+    except OSError as exc:
+        raise GraphFileError(f"{path}: cannot write ({exc.strerror or exc})") from None
 
 
 def save_graph(G: nx.MultiDiGraph, path: str | Path) -> Path:
@@ -101,16 +106,17 @@ def export_graph(G: nx.MultiDiGraph, path: str | Path, fmt: str) -> Path:
     """Export to ``graphml`` or ``gexf`` (list properties are joined with "; ")."""
     import networkx as nx
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    H = _flat_copy(G)
-    if fmt == "graphml":
-        nx.write_graphml(H, path)
-    elif fmt == "gexf":
-        nx.write_gexf(H, path)
-    else:
+    writers = {"graphml": nx.write_graphml, "gexf": nx.write_gexf}
+    if fmt not in writers:
         raise GraphFileError(f"unknown export format {fmt!r} (use graphml or gexf)")
-    return path
+    H = _flat_copy(G)
+
+    def write(target: str | Path, graph: nx.MultiDiGraph) -> Path:
+        with atomic.atomic_write(target) as f:  # networkx writes to an open binary file too
+            writers[fmt](graph, f)
+        return Path(target)
+
+    return _written(write, path, H)
 
 
 __all__ = ["DEFAULT_GRAPH_PATH", "save_graph", "load_graph", "export_graph", "TYPE_ATTR"]

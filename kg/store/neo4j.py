@@ -8,6 +8,19 @@ therefore leaves the same counts, and a load that died half-way can simply be ru
 Every node kg writes carries ``kg_managed = true``, so ``replace=True`` removes exactly what
 kg loaded before and nothing else that lives in the same database.
 
+**A load can sync** (``sync=True``; ``kg load`` does by default): afterwards kg's part of the
+database equals the graph. Each node's and relationship's properties are set to the file's
+(``SET n = row.props``: a property the file no longer has goes), then the relationships and
+the nodes kg loaded before that the file no longer has are deleted, in batches. kg's part is:
+nodes with the ``kg_managed`` marker, and relationships of kg's types between two of them.
+Nothing else is touched: nodes without the marker (whatever their label), other labels'
+nodes, relationships of other types or to other nodes. (A relationship of a user's attached
+to a kg node the file no longer has goes with that node: Neo4j keeps no relationship without
+its ends. A property a user set on a kg node goes at the next sync.) The database is never
+empty meanwhile, unlike with ``replace=True``, and a sync killed half-way converges when run
+again. ``sync=False`` (the library's default, as before) only adds and updates
+(``SET n +=``).
+
 Labels and relationship types come from :mod:`kg.schema` (never from user input); every value
 reaches Cypher as a parameter. Every failure becomes one readable :class:`kg.errors.Neo4jError`.
 """
@@ -343,19 +356,53 @@ def schema_statements() -> list[str]:
     return stmts
 
 
-def node_statement(label: Label) -> str:
+def node_statement(label: Label, sync: bool = False) -> str:
+    """Upsert ``$rows`` of ``label``. With ``sync`` the node's properties become the row's (the
+    marker kept), and it returns ``removed``: the properties that went (``$managed`` names the
+    marker, not counted)."""
+    merge = f"UNWIND $rows AS row MERGE (n:{_q(label.value)} {{{KEY}: row.id}}) "
+    if not sync:
+        return merge + f"SET n += row.props, n.{MANAGED} = true"
     return (
-        f"UNWIND $rows AS row MERGE (n:{_q(label.value)} {{{KEY}: row.id}}) "
-        f"SET n += row.props, n.{MANAGED} = true"
+        merge
+        + "WITH n, row, size([k IN keys(n) WHERE row.props[k] IS NULL AND k <> $managed]) "
+        f"AS stale SET n = row.props, n.{MANAGED} = true RETURN sum(stale) AS removed"
     )
 
 
-def rel_statement(rel: Rel, src: Label, dst: Label) -> str:
-    return (
+def rel_statement(rel: Rel, src: Label, dst: Label, sync: bool = False) -> str:
+    """Upsert ``$rows`` of ``rel`` from ``src`` to ``dst`` nodes; with ``sync`` as in
+    :func:`node_statement` (``removed``: the properties that went)."""
+    merge = (
         f"UNWIND $rows AS row "
         f"MATCH (a:{_q(src.value)} {{{KEY}: row.src}}) "
         f"MATCH (b:{_q(dst.value)} {{{KEY}: row.dst}}) "
-        f"MERGE (a)-[r:{_q(rel.value)}]->(b) SET r += row.props"
+        f"MERGE (a)-[r:{_q(rel.value)}]->(b) "
+    )
+    if not sync:
+        return merge + "SET r += row.props"
+    return (
+        merge + "WITH r, row, size([k IN keys(r) WHERE row.props[k] IS NULL]) AS stale "
+        "SET r = row.props RETURN sum(stale) AS removed"
+    )
+
+
+def stale_rels_statement(rel: Rel) -> str:
+    """Delete up to ``$limit`` relationships of ``rel`` between kg nodes whose
+    ``source id + $sep + target id`` is not in ``$keep``. (kg ids are unique across labels:
+    an entity's starts with its type.)"""
+    return (
+        f"MATCH (a)-[r:{_q(rel.value)}]->(b) WHERE a.{MANAGED} = true AND b.{MANAGED} = true "
+        f"AND NOT a.{KEY} + $sep + b.{KEY} IN $keep "
+        "WITH r LIMIT $limit DELETE r RETURN count(*) AS deleted"
+    )
+
+
+def stale_nodes_statement(label: Label) -> str:
+    """Delete up to ``$limit`` kg nodes of ``label`` whose id is not in ``$keep``."""
+    return (
+        f"MATCH (n:{_q(label.value)}) WHERE n.{MANAGED} = true AND NOT n.{KEY} IN $keep "
+        "WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS deleted"
     )
 
 
@@ -380,6 +427,15 @@ class LoadSummary:
     seconds: float
     deleted: int = 0  # kg nodes removed first (replace=True)
     batches: int = 0
+    #: What the sync removed because the graph no longer has it (sync=True).
+    removed_nodes: int = 0
+    removed_rels: int = 0
+    removed_props: int = 0
+    synced: bool = False
+
+    @property
+    def removed(self) -> int:
+        return self.removed_nodes + self.removed_rels + self.removed_props
 
     @property
     def node_count(self) -> int:
@@ -394,6 +450,9 @@ class LoadSummary:
             "uri": self.uri, "database": self.database, "nodes": self.nodes, "rels": self.rels,
             "node_count": self.node_count, "rel_count": self.rel_count,
             "seconds": round(self.seconds, 3), "deleted": self.deleted, "batches": self.batches,
+            "synced": self.synced,
+            "removed": {"nodes": self.removed_nodes, "rels": self.removed_rels,
+                        "properties": self.removed_props},
         }
 
 
@@ -428,14 +487,54 @@ def delete_kg_nodes(conn: Neo4jConnection, batch_size: int = DEFAULT_BATCH_SIZE)
     return total
 
 
+def _deleted_until_done(conn: Neo4jConnection, stmt: str, limit: int, **params: Any) -> int:
+    """Run a ``LIMIT $limit ... RETURN count(*) AS deleted`` statement until it deletes fewer
+    than ``limit``: each batch is a transaction of its own. Returns the total deleted."""
+    total = 0
+    while True:
+        records = conn.write(stmt, limit=limit, **params)
+        deleted = int(records[0]["deleted"]) if records else 0
+        total += deleted
+        if deleted < limit:
+            return total
+
+
+#: Separates the two ids of a relationship's key in :func:`stale_rels_statement`.
+_REL_KEY_SEP = "\u0000"
+
+
+def delete_stale(
+    conn: Neo4jConnection, rows: GraphRows, batch_size: int = DEFAULT_BATCH_SIZE
+) -> tuple[int, int]:
+    """Delete the kg relationships, then the kg nodes, that ``rows`` no longer has, in batches
+    of bounded transactions. Returns (nodes, relationships) deleted."""
+    keep_rels: dict[Rel, list[str]] = {rel: [] for rel in Rel}
+    for (rel, _, _), rel_rows in rows.rels.items():
+        keep_rels[rel].extend(r["src"] + _REL_KEY_SEP + r["dst"] for r in rel_rows)
+    rels = sum(
+        _deleted_until_done(conn, stale_rels_statement(rel), batch_size * 5, keep=keep,
+                            sep=_REL_KEY_SEP)
+        for rel, keep in keep_rels.items()
+    )
+    nodes = sum(
+        _deleted_until_done(conn, stale_nodes_statement(label), batch_size,
+                            keep=[r["id"] for r in rows.nodes.get(label, [])])
+        for label in (Label.PAPER, *ENTITY_LABELS)
+    )
+    return nodes, rels
+
+
 def load_graph_into_neo4j(
     G: nx.MultiDiGraph,
     conn: Neo4jConnection,
     batch_size: int = DEFAULT_BATCH_SIZE,
     replace: bool = False,
     progress: Progress | None = None,
+    sync: bool = False,
 ) -> LoadSummary:
-    """Write ``G`` into Neo4j: nodes first (MERGE on ``id``), then relationships.
+    """Write ``G`` into Neo4j: nodes first (MERGE on ``id``), then relationships; with
+    ``sync`` (``kg load``'s default) then remove what kg loaded before that ``G`` no longer
+    has (see the module's doc), so that kg's part of the database equals ``G``.
 
     ``progress(n)`` is called after each batch with the number of rows it wrote (the total is
     ``G.number_of_nodes() + G.number_of_edges()``). ``replace=True`` first deletes what kg
@@ -448,24 +547,28 @@ def load_graph_into_neo4j(
     t0 = time.perf_counter()
     conn.open()
     batches = 0
+    removed_props = removed_nodes = removed_rels = 0
     conn._loading = True
     try:
         ensure_schema(conn)
         deleted = delete_kg_nodes(conn, batch_size) if replace else 0
+        extra = {"managed": MANAGED} if sync else {}
         for label, node_rows in rows.nodes.items():
-            stmt = node_statement(label)
+            stmt = node_statement(label, sync)
             for batch in _batches(node_rows, batch_size):
-                conn.write(stmt, rows=batch)
+                removed_props += _removed(conn.write(stmt, rows=batch, **extra))
                 batches += 1
                 if progress:
                     progress(len(batch))
         for (rel, src, dst), rel_rows in rows.rels.items():
-            stmt = rel_statement(rel, src, dst)
+            stmt = rel_statement(rel, src, dst, sync)
             for batch in _batches(rel_rows, batch_size):
-                conn.write(stmt, rows=batch)
+                removed_props += _removed(conn.write(stmt, rows=batch))
                 batches += 1
                 if progress:
                     progress(len(batch))
+        if sync and not replace:  # (after a replace nothing old is left)
+            removed_nodes, removed_rels = delete_stale(conn, rows, batch_size)
     finally:
         conn._loading = False
     rel_counts: dict[str, int] = {}
@@ -479,7 +582,15 @@ def load_graph_into_neo4j(
         seconds=time.perf_counter() - t0,
         deleted=deleted,
         batches=batches,
+        removed_nodes=removed_nodes,
+        removed_rels=removed_rels,
+        removed_props=removed_props,
+        synced=sync,
     )
+
+
+def _removed(records: Any) -> int:
+    return int(records[0].get("removed") or 0) if records else 0
 
 
 def count_kg_graph(conn: Neo4jConnection) -> dict[str, dict[str, int]]:
