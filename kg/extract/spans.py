@@ -229,8 +229,30 @@ def add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> No
     versioned = glued_right and end + 1 < len(doc) and not doc[end].whitespace_
     if versioned and VERSION.match(doc[end + 1].text):
         end += 2
+    # ... and so is a written-on part that is a name too: a name found inside a longer one is
+    # that one's parent, not it ("OSWorld-MCP", "JudgeBench-Pro", "CareBench-CBT", "MMLU-ProX"
+    # introduce new benchmarks of their own).
+    elif source in NAME_SOURCES:
+        end = _name_continued(doc, end)
     span = Span(doc, start, end, label=label, kb_id=source)
     doc.spans[CANDIDATES].append(span)
+
+
+def _name_continued(doc: Doc, end: int) -> int:
+    """The end of a name written on with hyphens and capitalised parts after ``end``: the end
+    of "OSWorld-MCP" for the end of "OSWorld". A part starts with a capital or a digit and
+    holds no lower-case word ("-based", "-style" describe, they name nothing)."""
+    while (
+        end + 1 < len(doc)
+        and doc[end].text == "-"
+        and not doc[end - 1].whitespace_
+        and not doc[end].whitespace_
+        and doc[end + 1].text[:1].isupper()
+    ):
+        end += 2
+        while end < len(doc) and _glued(doc[end - 1], doc[end]):
+            end += 1
+    return end
 
 
 def _glued(left: Token, right: Token) -> bool:

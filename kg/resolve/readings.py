@@ -12,7 +12,14 @@ import re
 from kg.extract.names import COINED
 from kg.extract.normalize import clean_surface, normalize_key, singularize
 from kg.models import Mention
-from kg.resolve.words import ResolutionWords, known_terms, resolution_words, with_plurals, word_list
+from kg.resolve.words import (
+    ResolutionWords,
+    known_terms,
+    model_families,
+    resolution_words,
+    with_plurals,
+    word_list,
+)
 from kg.schema import Label
 
 _DIGIT = re.compile(r"\d")
@@ -132,6 +139,76 @@ def _last_word_off(surface: str) -> tuple[str, str, str] | None:
         return None
     base = " ".join(words[:-1])
     return base, normalize_key(base), words[-1]
+
+
+_FIRST_WORD = re.compile(r"[A-Za-z]+(?:v\d)?")
+#: A model's size written as its name or in it ("1.5B", "Qwen2.5-7B-Instruct", "LLaDA-8B"),
+#: matched on merge keys and names alike.
+PARAMETER_COUNT = re.compile(r"\d+(?:\.\d+)?[bmBM]")
+_SIZED = re.compile(r"(?:^|[-_ ])\d+(?:\.\d+)?[BM](?:$|[-_ ])")
+
+
+def names_a_dataset_kind(key: str) -> bool:
+    """Whether a merge key ends in a word that says "a dataset" ("...-benchmark", "...-corpus")."""
+    return key.rpartition("-")[2] in _DATASET_KIND_WORDS
+
+
+def names_a_model(name: str) -> bool:
+    """Whether a name starts with the name of a family of trained models
+    (``model_families.txt``): "Gemini 2.5 Pro", "Claude-4-Sonnet", "ResNet-50", "FLUX.1-dev".
+
+    A size in the name says so too ("LLaDA-8B-Instruct").
+
+    >>> [names_a_model(n) for n in ("Gemini 2.0 Flash", "ResNet", "LLaDA-8B-Instruct", "GSM8K")]
+    [True, True, True, False]
+    """
+    first = _FIRST_WORD.match(name)
+    return (bool(first) and first.group().lower() in model_families()) or bool(_SIZED.search(name))
+
+
+#: Words that say which kind of data, not which dataset ("3D data", "RGB images", "2D images").
+_FORMAT_WORDS = frozenset({"2d", "3d", "4d", "rgb", "rgb-d"})
+
+
+def reads_as_material(name: str) -> bool:
+    """Whether a phrase describes a kind of data in everyday words rather than naming a dataset:
+    each word is an everyday English word (``general_words.txt``, or its singular) or a format
+    word, and none is written as a name ("natural images", "high-resolution images", "3D data",
+    "Videos"; not "MuJoCo", "ImageNet", "Atari games", "MATH").
+
+    >>> [reads_as_material(n) for n in ("natural images", "3D data", "Videos", "MuJoCo")]
+    [True, True, True, False]
+    """
+    general = resolution_words().general
+    words = name.replace("-", " ").split()
+    if not words or (len(words) == 1 and not name[1:].islower()):
+        return False
+    for w in words:
+        lower = w.lower()
+        if lower in _FORMAT_WORDS:
+            continue
+        # A capital starts a sentence ("Videos"), or a name ("Massive Multimodal Embedding
+        # Benchmark") when it is on more than one word.
+        written = w.islower() or (len(words) == 1 and w.istitle())
+        if not written or not _listed(lower, general) or lower in _DATASET_KIND_WORDS:
+            return False
+    return True
+
+
+#: Heads of measured quantities (``measure_heads.txt``).
+_MEASURE_HEADS = frozenset(word_list("measure_heads.txt"))
+
+
+def reads_as_measure(key: str, name: str) -> bool:
+    """Whether a phrase names a quantity papers measure: a modifier, then a head of
+    ``measure_heads.txt``, singular or plural, and no word that rates or places it.
+
+    >>> [reads_as_measure(normalize_key(n), n) for n in ("computational cost", "inference costs",
+    ...     "low cost", "cost")]
+    [True, True, False, False]
+    """
+    words = key.split("-")
+    return len(words) > 1 and words[-1] in _MEASURE_HEADS and not _rated(name)
 
 
 def generic_modifier(name: str, generic: frozenset[str]) -> bool:
@@ -304,10 +381,12 @@ def worth_a_node(name: str, key: str) -> bool:
     True
     """
     words = resolution_words()
+    if DESCRIPTIVE.match(name) or PARAMETER_COUNT.fullmatch(key):  # "large-scale", "zero-shot"
+        return False
     if " " in name or "-" in name:
         return key in known_terms() or not _a_description(name.lower(), words)
     word = name.lower()
-    if len(word) < 2 or key in words.generic_names:
+    if len(word) < 2 or key in words.generic_names or normalize_key(name) in words.generic_names:
         return False
     if name.islower() and word in words.task_heads:
         return True

@@ -33,16 +33,27 @@ from kg.resolve.readings import (
     DESCRIPTIVE,
     KIND_VOTES,
     NAME_EVIDENCE,
+    PARAMETER_COUNT,
     generic_modifier,
     is_model_class,
     mention_key,
+    names_a_dataset_kind,
+    names_a_model,
     reads_as_activity,
+    reads_as_material,
+    reads_as_measure,
     reads_as_metric,
     reads_as_task,
     reads_as_technique,
     written_as_name,
 )
-from kg.resolve.words import gazetteer_methods, known_terms, resolution_words
+from kg.resolve.words import (
+    acronym_meanings,
+    gazetteer_methods,
+    known_terms,
+    listed_datasets,
+    resolution_words,
+)
 from kg.schema import DEFAULT_ROLE, Label, Rel, entity_id
 
 #: Tie-break when a name is typed differently in different papers: specific types first.
@@ -62,6 +73,32 @@ AGREED_SHARE = 2 / 3
 
 
 _READS_AS = {Label.TASK: reads_as_task, Label.METRIC: reads_as_metric}
+
+
+def _variant_of_dataset(key: str) -> bool:
+    """Whether a key is a listed dataset's with a year or size after it ("AIME24", "MATH500")."""
+    stem = key.rstrip("0123456789").rstrip("-")
+    return stem != key and len(stem) > 1 and stem in listed_datasets()
+
+
+def _dataset_or_not(key: str, name: str) -> Label:
+    """The type of an entity the mentions call a dataset, from what its name says: a model's
+    name is a Method ("Gemini 2.0 Flash", "ResNet"); a task's a Task ("QA benchmarks" and
+    "VQA datasets" are benchmarks *for* question answering); a kind of data in everyday words a
+    Concept ("natural images", "3D data"). Otherwise a Dataset."""
+    if names_a_model(name):
+        return Label.METHOD
+    if _variant_of_dataset(key):
+        return Label.DATASET
+    if (
+        not any(c.isdigit() for c in key)
+        and not names_a_dataset_kind(key)  # "Massive Multimodal Embedding Benchmark"
+        and reads_as_task(key, key.replace("-", " "))
+    ):
+        return Label.TASK
+    if reads_as_material(name):
+        return Label.CONCEPT
+    return Label.DATASET
 
 
 def _pick_label(votes: dict[Label, int]) -> Label:
@@ -111,6 +148,8 @@ class Resolver:
         words = resolution_words()
         self.generic_names, self.metric_terms = words.generic_names, words.metrics
         self.listed_methods = gazetteer_methods()
+        self.acronyms = acronym_meanings()
+        self.listed_long_forms: set[str] = set()  # keys undefined acronyms went to, by the list
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
         named, compounds = self.named, self.compounds
@@ -164,6 +203,12 @@ class Resolver:
             acr: max(forms, key=lambda k, forms=forms: (forms[k], k))  # type: ignore[misc]
             for acr, forms in self.long_forms.items()
         }
+        # An acronym no abstract defines goes to the long form kg's list gives it ("KL" to "KL
+        # divergence", "T2I" to "text-to-image generation"), so it joins that entity.
+        for acr, (_, long_form) in self.acronyms.items():
+            if acr not in expand and acr in self.papers:
+                expand[acr] = normalize_key(long_form)
+                self.listed_long_forms.add(expand[acr])
         old = self.expanded
         # The final keys whose entity may differ: where changed keys go now, and went before
         # (an acronym whose definitions changed is among the changed keys).
@@ -238,9 +283,25 @@ class Resolver:
         # SciERC's "other scientific term".
         elif key in self.metric_terms:
             label = Label.METRIC
+        # ... so is a quantity papers measure ("computational cost", "generation quality").
+        elif label == Label.CONCEPT and shared and reads_as_measure(key, name):
+            label = Label.METRIC
+        # An acronym that no abstract defines, which kg's list knows the meaning of ("KL": the KL
+        # divergence, a concept; "T2I": a task): its type and a name that says what it is.
+        if label == Label.METHOD and _variant_of_dataset(key):  # "AIME24", coined-looking
+            label = Label.DATASET
+        meaning = next((self.acronyms[k] for k in raw if k in self.acronyms), None)
+        if meaning is not None:
+            label = meaning[0]
+            if key in self.listed_long_forms:  # named as the list spells it out
+                name = meaning[1]
+        elif label == Label.DATASET:
+            label = _dataset_or_not(key, name)
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
-        if label in NAMED_TYPES and not named and key not in self.known:
+        if meaning is not None:
+            pass
+        elif label in NAMED_TYPES and not named and key not in self.known:
             reads_as = _READS_AS.get(label, reads_as_technique)
             # A method or metric the recogniser typed needs no second paper: the head says
             # enough ("softmax self-attention" is no name but a method all the same, "language
@@ -248,7 +309,7 @@ class Resolver:
             reads = (
                 label in (Label.METHOD, Label.METRIC)
                 or (label == Label.TASK and (shared or compound))
-            ) and reads_as(key, name)
+            ) and (reads_as(key, name) or (label == Label.METRIC and reads_as_measure(key, name)))
             # A procedure no list knows the head of ("curriculum learning", "majority voting",
             # "linear probing"): a gerund that papers agree is a method.
             agreed = (
@@ -271,6 +332,7 @@ class Resolver:
                 # that some abstract defines has its long form's key.
                 or len(key) < 2
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
+                or PARAMETER_COUNT.fullmatch(key) is not None  # "1.5B": a model's size
                 or key in generic
                 or (len(name) < 8 and normalize_key(name) in generic)
                 # "AI agents", "GPU clusters"; but "OOD detection" is a task, and "GPU hours"

@@ -96,6 +96,36 @@ def gazetteer_methods() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def listed_datasets() -> frozenset[str]:
+    """Merge keys of the shipped dataset names and their aliases."""
+    return frozenset(
+        normalize_key(n)
+        for name, aliases in load_lexicon().gazetteers.get(Label.DATASET, [])
+        for n in (name, *aliases)
+    )
+
+
+@lru_cache(maxsize=1)
+def acronym_meanings() -> dict[str, tuple[Label, str]]:
+    """The type and the name of each undefined acronym of ``acronym_types.tsv``, by merge key.
+
+    >>> acronym_meanings()["kl"]
+    (<Label.CONCEPT: 'Concept'>, 'KL divergence')
+    """
+    out = {}
+    for line in word_list("acronym_types.tsv"):
+        acronym, label, name = line.split("\t")
+        out[normalize_key(acronym)] = (Label(label), name)
+    return out
+
+
+@lru_cache(maxsize=1)
+def model_families() -> frozenset[str]:
+    """The lower-cased first words of model names (``model_families.txt``)."""
+    return frozenset(w.lower() for w in word_list("model_families.txt"))
+
+
+@lru_cache(maxsize=1)
 def resolution_version() -> str:
     """A fingerprint of the resolution stage: this package's code and word lists, and
     :mod:`kg.schema`. A saved resolver (:class:`kg.cache.ResolverSnapshots`) holds entities this

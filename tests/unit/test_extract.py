@@ -244,6 +244,17 @@ def test_versions_cut_offs_and_comparisons(extractor: Extractor) -> None:
     assert not any(t.startswith("lower") for t in ms)  # a comparison is no part of a name
 
 
+def test_a_name_written_on_with_capitalised_parts_is_one_name(extractor: Extractor) -> None:
+    """"OSWorld-MCP" is a new benchmark, not its parent "OSWorld"; "-based" only describes."""
+    text = (
+        "We introduce OSWorld-MCP, a benchmark, and JudgeBench-Pro, an extension of JudgeBench, "
+        "and test GPT-4o-based agents."
+    )
+    texts = {m.text for m in extractor.extract_texts([text])[0]}
+    assert {"OSWorld-MCP", "JudgeBench-Pro", "JudgeBench", "GPT-4o"} <= texts, texts
+    assert "OSWorld" not in texts and "GPT-4o-based" not in texts
+
+
 def test_a_factor_starts_a_result_not_an_entity(extractor: Extractor) -> None:
     text = (
         "Scaling to 662M, our model surpasses the best diffusion method with 10x faster "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from kg.graph.assemble import build_graph
@@ -431,3 +432,80 @@ def test_only_concepts_worth_a_node_become_nodes() -> None:
     G = build_graph(papers, mentions, resolve_entities(mentions))
     kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
     assert kept == {"overfitting", "retrieval", "distribution shift"}
+
+
+def _label(*texts: str, label: Label = Label.DATASET, papers: int = 1) -> tuple[Label, str]:
+    """The type and name of the one entity ``texts`` resolve to, in ``papers`` papers."""
+    mentions = {f"p{i}": [mention(t, label) for t in texts] for i in range(papers)}
+    (entity,) = resolve_entities(mentions).values()
+    return entity.label, entity.name
+
+
+def test_what_a_dataset_name_says_decides_its_type() -> None:
+    # A model's name is a Method, however its mentions were typed.
+    assert _label("Gemini 2.0 Flash")[0] == Label.METHOD
+    assert _label("ResNet")[0] == Label.METHOD
+    assert _label("LLaDA-8B-Instruct")[0] == Label.METHOD  # a size in the name
+    # "QA benchmarks" are benchmarks for a task: the task.
+    assert _label("question answering")[0] == Label.TASK
+    assert _label("visual question answering")[0] == Label.TASK
+    assert _label("Massive Multimodal Embedding Benchmark")[0] == Label.DATASET
+    # A kind of data in everyday words is no dataset's name.
+    assert _label("natural images")[0] == Label.CONCEPT
+    assert _label("3D data")[0] == Label.CONCEPT
+    assert _label("MuJoCo")[0] == Label.DATASET
+    # A listed dataset with a year or size after it is that dataset's variant, not a method.
+    assert _label("AIME24", label=Label.METHOD)[0] == Label.DATASET
+    assert _label("GRPO24", label=Label.METHOD)[0] == Label.METHOD
+
+
+def test_undefined_acronyms_take_their_listed_meaning() -> None:
+    assert _label("KL", label=Label.METHOD) == (Label.CONCEPT, "KL divergence")
+    assert _label("T2I", label=Label.METHOD) == (Label.TASK, "text-to-image generation")
+    # ... and join the entity of the long form, where papers write it.
+    mentions = {
+        "p0": [mention("T2I", Label.METHOD)],
+        "p1": [mention("text-to-image generation", Label.TASK)],
+    }
+    (entity,) = resolve_entities(mentions).values()
+    assert (entity.label, entity.name, entity.paper_count) == (
+        Label.TASK, "text-to-image generation", 2
+    )
+    # A definition in the corpus wins over the list's meaning.
+    defined = {"p0": [mention("SR", Label.TASK, canonical="symbolic regression")]}
+    assert {e.name for e in resolve_entities(defined).values()} == {"symbolic regression"}
+
+
+def test_measured_quantities_are_metrics() -> None:
+    assert _label("computational cost", label=Label.CONCEPT, papers=2)[0] == Label.METRIC
+    assert _label("generation quality", label=Label.CONCEPT, papers=2)[0] == Label.METRIC
+    assert _label("low cost", label=Label.CONCEPT, papers=2)[0] == Label.CONCEPT
+
+
+def test_a_head_alone_links_no_paper() -> None:
+    """The head word the extraction adds ("estimation" of "depth estimation") links a paper
+    only where the paper also writes it on its own."""
+    papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(3)]
+    mentions = {
+        p.id: [
+            mention("depth estimation", Label.TASK),
+            replace(mention("estimation", Label.CONCEPT, start=6), source="head"),
+        ]
+        for p in papers
+    }
+    G = build_graph(papers, mentions, resolve_entities(mentions))
+    assert "estimation" not in {a["name"] for _, a in G.nodes(data=True)}
+    mentions["p0"].append(mention("estimation", Label.CONCEPT, start=40))
+    mentions["p1"].append(mention("estimation", Label.CONCEPT, start=40))
+    G = build_graph(papers, mentions, resolve_entities(mentions))
+    (node,) = [n for n, a in G.nodes(data=True) if a["name"] == "estimation"]
+    assert sorted(u for u, _ in G.in_edges(node)) == ["p0", "p1"]
+
+
+def test_lone_hyphenated_adjectives_make_no_node() -> None:
+    papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(2)]
+    names = ["large-scale", "zero-shot", "1.5B", "in-context learning"]
+    mentions = {p.id: [mention(n, Label.CONCEPT) for n in names] for p in papers}
+    G = build_graph(papers, mentions, resolve_entities(mentions))
+    kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
+    assert kept == {"in-context learning"}
