@@ -193,7 +193,9 @@ def build_graph_data(corpus: Path, no_cache: bool) -> dict[str, Any]:
     from kg.build import build
     from kg.cache import default_cache_dir
 
-    res = build(iclr_csv_files(corpus), cache_dir=None if no_cache else default_cache_dir())
+    res = build(
+        iclr_csv_files(corpus), cache_dir=None if no_cache else default_cache_dir(), keywords=False
+    )
     return res.data
 
 

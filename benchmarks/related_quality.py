@@ -240,7 +240,8 @@ def build_kg_graph(
     if title_in_abstract:
         docs = [replace(d, abstract=f"{d.title}. {d.abstract}") for d in docs]
     jsonl = write_jsonl(docs, workdir / "papers.jsonl")
-    result = kb.build([jsonl], cache_dir=cache_dir) if cache_dir else kb.build([jsonl])
+    # Author keywords withheld: the ICLR measure scores keyword overlap.
+    result = kb.build([jsonl], cache_dir=cache_dir, keywords=False)
     if result.problems:
         print(
             f"kg build: {len(result.problems)} problems, e.g. {result.problems[0]}", file=sys.stderr

@@ -20,6 +20,7 @@ from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem
 from kg.query.explore import data_counts
 from kg.resolve import Resolver, by_key, resolution_version
+from kg.resolve.keywords import link_keywords
 from kg.resolve.naming import (
     OWN_DEFINITIONS_MIN_PAPERS,
     display_name,
@@ -208,6 +209,7 @@ def _read_and_extract(
     progress: Callable[[int], Progress] | None = None,
     n_process: int = 0,
     with_similarity: bool = False,
+    keywords: bool = False,
 ) -> _Extracted:
     """The stages ``build`` and ``extract_records`` share: read, extract, resolve entities
     across the whole input, and name each paper.
@@ -218,7 +220,8 @@ def _read_and_extract(
     texts while this one reads. Else (cold): a child reads while this one loads the pipeline
     (which forked extraction workers then inherit). ``with_similarity`` computes the text
     similarity, which needs only the abstracts, in another process beside the extraction (the
-    reader, once it has read)."""
+    reader, once it has read). ``keywords``: link each paper to its author keywords
+    (:func:`kg.resolve.keywords.link_keywords`)."""
     inputs = list(inputs)
     incremental = ExtractionCache.exists(cache_dir) if cache_dir else False
     warm = WarmExtractor(model) if incremental and parallel() else None
@@ -270,6 +273,8 @@ def _read_and_extract(
             p.display_name = display_name(p, mentions[p.id])
             if own:
                 mark_own_definitions(mentions[p.id], entities)
+        if keywords:  # after naming: keywords name no paper and propose nothing
+            link_keywords(papers, mentions, entities)
     return _Extracted(ingested, mentions, entities, cached, similar)
 
 
@@ -280,15 +285,18 @@ def build(
     cache_dir: str | Path | None = None,
     progress: Callable[[int], Progress] | None = None,
     n_process: int = 0,
+    keywords: bool = True,
 ) -> BuildResult:
     """Read ``inputs`` and build the knowledge graph.
 
     ``progress(total)`` is called once with the number of papers and must return a callback
     that is called with the number of papers done since the last call. ``n_process=0`` picks
-    the number of extraction processes from the input size.
+    the number of extraction processes from the input size. ``keywords=False`` leaves the
+    records' author keywords out of the graph: what every measurement of the extraction does.
     """
     x = _read_and_extract(
-        inputs, model, strict, cache_dir, progress, n_process, with_similarity=True
+        inputs, model, strict, cache_dir, progress, n_process, with_similarity=True,
+        keywords=keywords,
     )
     assert x.similar is not None
     papers = x.ingested.papers

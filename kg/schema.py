@@ -68,6 +68,9 @@ NAME = "name"
 LABEL_ATTR = "label"
 #: The edge attribute that holds the relationship type (also the MultiDiGraph edge key).
 TYPE_ATTR = "type"
+#: A link that no sentence states but the paper's author keywords do carries this property
+#: ("author keyword"); a link from the text has none.
+EVIDENCE_KIND_ATTR = "evidence_kind"
 
 #: Node properties per label (besides ``id``, ``name`` and ``label``).
 PAPER_PROPERTIES = (
@@ -88,7 +91,8 @@ PAPER_PROPERTIES = (
     "similar_terms",
 )
 ENTITY_PROPERTIES = ("aliases", "paper_count")
-#: Relationship properties (every edge carries all of them).
+#: Relationship properties (every edge carries all of them; a link only author keywords make
+#: also carries :data:`EVIDENCE_KIND_ATTR`).
 EDGE_PROPERTIES = ("evidence", "start", "end", "confidence", "count")
 
 #: Entity-id prefixes: an entity id is ``f"{ID_PREFIX[label]}:{normalised name}"``.

@@ -123,6 +123,13 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
     default=0,
     help="Extraction processes [default 0: one per CPU, up to 4, for 400+ papers].",
 )
+@click.option(
+    "--keywords/--no-keywords",
+    default=True,
+    show_default=True,
+    help="Link each paper to its authors' keywords (records with a keywords field), as links "
+    "of their own evidence kind; --no-keywords keeps only what the text says.",
+)
 @model_option
 @json_option
 def build(
@@ -132,6 +139,7 @@ def build(
     cache_dir: Path | None,
     no_cache: bool,
     jobs: int,
+    keywords: bool,
     model: str | None,
     as_json: bool,
 ) -> None:
@@ -158,6 +166,7 @@ def build(
         cache_dir=cache,
         progress=None if as_json else progress_bar("Extracting"),
         n_process=jobs,
+        keywords=keywords,
     )
     result.save(output)
     report_problems(result.problems)

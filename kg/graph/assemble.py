@@ -11,8 +11,18 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kg.models import Entity, Mention, Paper
+from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
 from kg.resolve.readings import worth_a_node
-from kg.schema import DEFAULT_ROLE, KEY, LABEL_ATTR, NAME, TYPE_ATTR, Label, Rel
+from kg.schema import (
+    DEFAULT_ROLE,
+    EVIDENCE_KIND_ATTR,
+    KEY,
+    LABEL_ATTR,
+    NAME,
+    TYPE_ATTR,
+    Label,
+    Rel,
+)
 from kg.store.file import FORMAT_VERSION, graph_from_data
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
@@ -120,21 +130,23 @@ def graph_data(
             rel = proposes_str if proposed else rel_of_label[label_of[eid]]
             first = (proposed or ms)[0]
             papers_of[eid] += 1
-            links.append(
-                {
-                    TYPE_ATTR: rel,
-                    "evidence": first.sentence,
-                    "start": first.start,
-                    "end": first.end,
-                    "confidence": round(
-                        ms[0].confidence if len(ms) == 1 else max(m.confidence for m in ms), 3
-                    ),
-                    "count": len(ms),
-                    "source": p.id,
-                    "target": eid,
-                    "key": rel,
-                }
-            )
+            link = {
+                TYPE_ATTR: rel,
+                "evidence": first.sentence,
+                "start": first.start,
+                "end": first.end,
+                "confidence": round(
+                    ms[0].confidence if len(ms) == 1 else max(m.confidence for m in ms), 3
+                ),
+                "count": len(ms),
+                "source": p.id,
+                "target": eid,
+                "key": rel,
+            }
+            if first.source == KEYWORD:  # only the authors' keywords make this link
+                link["evidence"] = f"{EVIDENCE_KIND}: {first.text}"
+                link[EVIDENCE_KIND_ATTR] = EVIDENCE_KIND
+            links.append(link)
     neighbours = (similar() if callable(similar) else similar) or {}
     nodes: list[dict[str, Any]] = [paper_attrs(p, neighbours.get(p.id)) for p in ordered]
     for eid in keep:
