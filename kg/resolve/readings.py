@@ -199,6 +199,28 @@ def reads_as_material(name: str) -> bool:
 _MEASURE_HEADS = frozenset(word_list("measure_heads.txt"))
 
 
+#: Heads of ways of training (``training_heads.txt``).
+_TRAINING_HEADS = frozenset(word_list("training_heads.txt"))
+
+
+def reads_as_training(key: str, name: str) -> bool:
+    """Whether a phrase names a way of training: a modifier, then a head of
+    ``training_heads.txt`` ("RL training", "contrastive pre-training"), or such a head written
+    with its prefix ("post-training"), and no word that rates it ("naive fine-tuning").
+
+    >>> [reads_as_training(k, k) for k in ("rl-training", "post-training", "training")]
+    [True, True, False]
+    >>> reads_as_training("naive-fine-tuning", "naive fine-tuning")
+    False
+    """
+    words = key.split("-")
+    return (
+        len(words) > 1
+        and not rated(name)
+        and (words[-1] in _TRAINING_HEADS or "-".join(words[-2:]) in _TRAINING_HEADS)
+    )
+
+
 def reads_as_measure(key: str, name: str) -> bool:
     """Whether a phrase names a quantity papers measure: a modifier, then a head of
     ``measure_heads.txt``, singular or plural, and no word that rates or places it.
@@ -208,7 +230,7 @@ def reads_as_measure(key: str, name: str) -> bool:
     [True, True, False, False]
     """
     words = key.split("-")
-    return len(words) > 1 and words[-1] in _MEASURE_HEADS and not _rated(name)
+    return len(words) > 1 and words[-1] in _MEASURE_HEADS and not rated(name)
 
 
 def generic_modifier(name: str, generic: frozenset[str]) -> bool:
@@ -246,7 +268,7 @@ def is_model_class(key: str, names: dict[str, int]) -> bool:
 _CLASS_HEADS = frozenset(word_list("class_heads.txt"))
 
 
-def _rated(name: str) -> bool:
+def rated(name: str) -> bool:
     """Whether a word before the phrase's head rates or places it ("real-world", "complex":
     ``generic_modifiers.txt``)."""
     modifiers = resolution_words().modifiers
@@ -268,7 +290,7 @@ def reads_as_technique(key: str, name: str) -> bool:
     words = key.split("-")
     # The head may be written with a hyphen: "back-propagation", "pre-training".
     heads = (words[-1], "".join(words[-2:]))
-    return len(words) > 1 and any(h in techniques for h in heads) and not _rated(name)
+    return len(words) > 1 and any(h in techniques for h in heads) and not rated(name)
 
 
 def reads_as_metric(key: str, name: str) -> bool:
@@ -286,7 +308,7 @@ def reads_as_metric(key: str, name: str) -> bool:
     """
     metrics = resolution_words().metrics
     words = key.split("-")
-    return any("-".join(words[i:]) in metrics for i in range(len(words))) and not _rated(name)
+    return any("-".join(words[i:]) in metrics for i in range(len(words))) and not rated(name)
 
 
 #: Nouns that end in "-ing" and name no activity ("one-shot setting", "token embedding":
@@ -309,7 +331,7 @@ def reads_as_activity(key: str, name: str) -> bool:
         _gerund(words)
         and words[-1] not in _ING_NOUNS
         and not name.endswith("ings")
-        and not _rated(name)
+        and not rated(name)
     )
 
 
@@ -348,7 +370,7 @@ def reads_as_task(key: str, name: str) -> bool:
         and "-".join(words[-2:]) not in lists.task_heads
     ):
         return False
-    return not _rated(name)
+    return not rated(name)
 
 
 def worth_a_node(name: str, key: str) -> bool:
@@ -391,7 +413,7 @@ def worth_a_node(name: str, key: str) -> bool:
     if name.islower() and word in words.task_heads:
         return True
     if name.islower() or name.istitle():
-        return not _listed(word, words.general)
+        return not (_listed(word, words.general) or _listed(word, words.ml_common))
     return True
 
 
@@ -400,13 +422,27 @@ def _listed(word: str, listed: frozenset[str]) -> bool:
     return word in listed or singularize(word) in listed
 
 
+def describes(name: str) -> bool:
+    """Whether a phrase describes rather than names (:func:`_a_description`).
+
+    >>> describes("prior methods"), describes("model"), describes("RL training")
+    (True, True, False)
+    """
+    return bool(name.strip()) and _a_description(name.lower(), resolution_words())
+
+
 def _a_description(phrase: str, words: ResolutionWords) -> bool:
     """Whether a lower-cased phrase describes rather than names (:func:`worth_a_node`): its
     words apart from stop words are generic nouns, hyphenated parts too ("state-of-the-art"),
     or words that rate or place ("real-world") come before an everyday head."""
     content = [w for w in phrase.replace("-", " ").split() if w not in words.stop]
-    if content and all(_listed(w, words.generic_nouns) for w in content):
+    if content and all(
+        _listed(w, words.generic_nouns) or _listed(w, words.ml_common) for w in content
+    ):
         return True
     *modifiers, head = phrase.split()
-    everyday = _listed(head, words.general)
+    # "large-scale dataset", "novel framework": a generic head, rated, describes too.
+    everyday = (
+        _listed(head, words.general) or _listed(head, words.generic_nouns) or (head in KIND_WORDS)
+    )
     return bool(modifiers) and everyday and all(w in words.modifiers for w in modifiers)

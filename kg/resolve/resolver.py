@@ -34,17 +34,20 @@ from kg.resolve.readings import (
     KIND_VOTES,
     NAME_EVIDENCE,
     PARAMETER_COUNT,
+    describes,
     generic_modifier,
     is_model_class,
     mention_key,
     names_a_dataset_kind,
     names_a_model,
+    rated,
     reads_as_activity,
     reads_as_material,
     reads_as_measure,
     reads_as_metric,
     reads_as_task,
     reads_as_technique,
+    reads_as_training,
     written_as_name,
 )
 from kg.resolve.words import (
@@ -281,15 +284,23 @@ class Resolver:
         # ... and a phrase of kg's curated metric list is a metric, whatever the recogniser
         # said: cost measures ("inference time", "memory usage", "GPU hours") most often get
         # SciERC's "other scientific term".
-        elif key in self.metric_terms:
-            label = Label.METRIC
-        # ... so is a quantity papers measure ("computational cost", "generation quality").
-        elif label == Label.CONCEPT and shared and reads_as_measure(key, name):
+        elif (
+            key in self.metric_terms
+            or label == Label.CONCEPT
+            and shared
+            and reads_as_measure(key, name)
+        ):
             label = Label.METRIC
         # An acronym that no abstract defines, which kg's list knows the meaning of ("KL": the KL
         # divergence, a concept; "T2I": a task): its type and a name that says what it is.
         if label == Label.METHOD and _variant_of_dataset(key):  # "AIME24", coined-looking
             label = Label.DATASET
+        elif label == Label.TASK and key not in self.known:
+            if reads_as_training(key, name):  # "RL training", "post-training": a way of training
+                # ... unless its other words are generic ("model training")
+                label = Label.CONCEPT if describes(name.rpartition(" ")[0]) else Label.METHOD
+            elif rated(name):  # "diverse reasoning", "efficient reasoning": a description
+                label = Label.CONCEPT
         meaning = next((self.acronyms[k] for k in raw if k in self.acronyms), None)
         if meaning is not None:
             label = meaning[0]
@@ -309,7 +320,11 @@ class Resolver:
             reads = (
                 label in (Label.METHOD, Label.METRIC)
                 or (label == Label.TASK and (shared or compound))
-            ) and (reads_as(key, name) or (label == Label.METRIC and reads_as_measure(key, name)))
+            ) and (
+                reads_as(key, name)
+                or (label == Label.METRIC and reads_as_measure(key, name))
+                or (label == Label.METHOD and reads_as_training(key, name))
+            )
             # A procedure no list knows the head of ("curriculum learning", "majority voting",
             # "linear probing"): a gerund that papers agree is a method.
             agreed = (

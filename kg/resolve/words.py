@@ -48,6 +48,7 @@ class ResolutionWords:
     metrics: frozenset[str]  # merge keys of metric_terms.txt's entries but capitalised words
     general: frozenset[str]  # general_words.txt: everyday English words
     generic_nouns: frozenset[str]  # the extraction's generic_nouns.txt
+    ml_common: frozenset[str]  # ml_common_words.txt, with plurals
     stop: frozenset[str]  # kg/data/english_stop_words.txt, as the text similarity's
 
 
@@ -71,6 +72,7 @@ def resolution_words() -> ResolutionWords:
         ),
         general=frozenset(word_list("general_words.txt")),
         generic_nouns=load_lexicon().generic_nouns,
+        ml_common=with_plurals(word_list("ml_common_words.txt")),
         stop=english_stop_words(),
     )
 

@@ -426,8 +426,15 @@ def test_only_concepts_worth_a_node_become_nodes() -> None:
     description ("prior methods", "state-of-the-art") make no node; a rare word
     ("overfitting"), a task head ("retrieval") and a concept's phrase ("distribution shift") do."""
     papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(2)]
-    names = ["signals", "AI", "prior methods", "state-of-the-art", "overfitting", "retrieval",
-             "distribution shift"]
+    names = [
+        "signals",
+        "AI",
+        "prior methods",
+        "state-of-the-art",
+        "overfitting",
+        "retrieval",
+        "distribution shift",
+    ]
     mentions = {p.id: [mention(n, Label.CONCEPT) for n in names] for p in papers}
     G = build_graph(papers, mentions, resolve_entities(mentions))
     kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
@@ -469,7 +476,9 @@ def test_undefined_acronyms_take_their_listed_meaning() -> None:
     }
     (entity,) = resolve_entities(mentions).values()
     assert (entity.label, entity.name, entity.paper_count) == (
-        Label.TASK, "text-to-image generation", 2
+        Label.TASK,
+        "text-to-image generation",
+        2,
     )
     # A definition in the corpus wins over the list's meaning.
     defined = {"p0": [mention("SR", Label.TASK, canonical="symbolic regression")]}
@@ -509,3 +518,19 @@ def test_lone_hyphenated_adjectives_make_no_node() -> None:
     G = build_graph(papers, mentions, resolve_entities(mentions))
     kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
     assert kept == {"in-context learning"}
+
+
+def test_ways_of_training_are_methods_and_rated_tasks_descriptions() -> None:
+    assert _label("RL training", label=Label.TASK, papers=2)[0] == Label.METHOD
+    assert _label("post-training", label=Label.TASK, papers=2)[0] == Label.METHOD
+    assert _label("model training", label=Label.TASK, papers=2)[0] == Label.CONCEPT
+    assert _label("diverse reasoning", label=Label.TASK, papers=2)[0] == Label.CONCEPT
+
+
+def test_words_every_abstract_uses_make_no_node() -> None:
+    papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(2)]
+    names = ["modalities", "scalability", "model parameters", "modality gap"]
+    mentions = {p.id: [mention(n, Label.CONCEPT) for n in names] for p in papers}
+    G = build_graph(papers, mentions, resolve_entities(mentions))
+    kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
+    assert kept == {"modality gap"}
