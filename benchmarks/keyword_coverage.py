@@ -56,9 +56,13 @@ def coverage(G: Any) -> dict[str, Any]:
         text = f"{attrs.get('title', '')} {attrs.get('abstract', '')}"
         linked = [v for _, v in G.out_edges(pid)]
         all_keys = set().union(*(keys_of.get(v, set()) for v in linked)) if linked else set()
-        named_keys = set().union(
-            *(keys_of.get(v, set()) for v in linked if G.nodes[v].get("label") != "Concept")
-        ) if linked else set()
+        named_keys = (
+            set().union(
+                *(keys_of.get(v, set()) for v in linked if G.nodes[v].get("label") != "Concept")
+            )
+            if linked
+            else set()
+        )
         for kw in dict.fromkeys(attrs["keywords"]):
             key = normalize_key(kw)
             if not key or not in_text(kw, text):

@@ -295,7 +295,13 @@ def build(
     records' author keywords out of the graph: what every measurement of the extraction does.
     """
     x = _read_and_extract(
-        inputs, model, strict, cache_dir, progress, n_process, with_similarity=True,
+        inputs,
+        model,
+        strict,
+        cache_dir,
+        progress,
+        n_process,
+        with_similarity=True,
         keywords=keywords,
     )
     assert x.similar is not None

@@ -101,10 +101,7 @@ def graph_data(
         if linked.get(eid, 0)
         and (
             e.label != Label.CONCEPT
-            or (
-                linked[eid] >= min_concept_papers
-                and worth_a_node(e.name, e.id.partition(":")[2])
-            )
+            or (linked[eid] >= min_concept_papers and worth_a_node(e.name, e.id.partition(":")[2]))
         )
     }
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.

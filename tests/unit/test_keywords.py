@@ -31,9 +31,7 @@ def _graph(keywords: dict[str, list[str]], link: bool = True):  # noqa: ANN202
 
 def test_a_keyword_joins_the_entity_of_its_name_and_says_so() -> None:
     G = _graph({"p0": ["GRPO"], "p1": [], "p2": ["GRPO"]})
-    edges = {
-        (u, d.get(EVIDENCE_KIND_ATTR)) for u, v, d in G.edges(data=True) if v == "method:grpo"
-    }
+    edges = {(u, d.get(EVIDENCE_KIND_ATTR)) for u, v, d in G.edges(data=True) if v == "method:grpo"}
     # p0's text names GRPO already: the keyword adds no link; p2's link is the keyword's.
     assert edges == {("p0", None), ("p1", None), ("p2", EVIDENCE_KIND)}
     (data,) = [d for u, v, d in G.edges(data=True) if u == "p2"]

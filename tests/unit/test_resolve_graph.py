@@ -529,8 +529,8 @@ def test_ways_of_training_are_methods_and_rated_tasks_descriptions() -> None:
 
 def test_words_every_abstract_uses_make_no_node() -> None:
     papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(2)]
-    names = ["modalities", "scalability", "model parameters", "modality gap"]
+    names = ["modalities", "scalability", "model parameters", "modality alignment"]
     mentions = {p.id: [mention(n, Label.CONCEPT) for n in names] for p in papers}
     G = build_graph(papers, mentions, resolve_entities(mentions))
     kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
-    assert kept == {"modality gap"}
+    assert kept == {"modality alignment"}
