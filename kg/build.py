@@ -26,6 +26,7 @@ from kg.resolve.naming import (
     display_name,
     mark_own_definitions,
     mark_title_names,
+    unmark_established_datasets,
 )
 from kg.runtime import parallel, paused_gc, start_stages
 from kg.store.file import graph_from_data, write_graph_data
@@ -273,6 +274,7 @@ def _read_and_extract(
             p.display_name = display_name(p, mentions[p.id])
             if own:
                 mark_own_definitions(mentions[p.id], entities)
+            unmark_established_datasets(p, mentions[p.id], entities)
         if keywords:  # after naming: keywords name no paper and propose nothing
             link_keywords(papers, mentions, entities)
     return _Extracted(ingested, mentions, entities, cached, similar)

@@ -83,6 +83,37 @@ def mark_own_definitions(mentions: list[Mention], entities: dict[str, Entity]) -
             m.role = Rel.PROPOSES
 
 
+#: A dataset that this many papers or more of a corpus name (two besides the one at hand) is
+#: established: a paper whose title does not name it uses it rather than introduces it.
+ESTABLISHED_PAPERS = 3
+
+
+def unmark_established_datasets(
+    paper: Paper, mentions: list[Mention], entities: dict[str, Entity]
+) -> None:
+    """A dataset that many papers of the corpus evaluate on is not what one of them proposes,
+    unless its title names it: "we design a protocol spanning MMLU, MGSM and XQuAD" or "we
+    evaluate ... on ScienceWorld" put a proposal cue near an established benchmark (ICLR 2026:
+    MMLU, ScienceWorld and COIN were among the first rows of ``new_benchmarks``). Such mentions
+    become EVALUATES_ON. A new benchmark that others already use keeps its proposal through the
+    title that names it ("OSWorld-MCP: Benchmarking MCP Tool Invocation ...")."""
+    title = normalize_key(paper.title or "")
+    for m in mentions:
+        entity = entities.get(m.entity) if m.role is Rel.PROPOSES else None
+        if (
+            entity is not None
+            and entity.label is Label.DATASET
+            and entity.paper_count >= ESTABLISHED_PAPERS
+            and not any(_in_key(normalize_key(n), title) for n in (entity.name, *entity.aliases))
+        ):
+            m.role = Rel.EVALUATES_ON
+
+
+def _in_key(part: str, whole: str) -> bool:
+    """Whether merge key ``part`` is a run of whole words of merge key ``whole``."""
+    return bool(part) and f"-{part}-" in f"-{whole}-"
+
+
 def display_name(paper: Paper, mentions: list[Mention]) -> str:
     """A short name for a paper: its named contribution ("MetaEmbed"), else its title, else the
     first words of its abstract."""

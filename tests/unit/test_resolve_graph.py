@@ -534,3 +534,25 @@ def test_words_every_abstract_uses_make_no_node() -> None:
     G = build_graph(papers, mentions, resolve_entities(mentions))
     kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
     assert kept == {"modality alignment"}
+
+
+def test_an_established_dataset_is_proposed_only_by_a_paper_its_title_names() -> None:
+    from kg.models import Entity
+    from kg.resolve.naming import unmark_established_datasets
+
+    mmlu = Entity("dataset:mmlu", Label.DATASET, "MMLU", [], paper_count=5)
+    new = Entity("dataset:osworld-mcp", Label.DATASET, "OSWorld-MCP", [], paper_count=5)
+    entities = {e.id: e for e in (mmlu, new)}
+    for title, eid, role in [
+        ("LinguaMap: Which Layers Speak Your Language", "dataset:mmlu", Rel.EVALUATES_ON),
+        ("MMLU Revisited", "dataset:mmlu", Rel.PROPOSES),
+        ("OSWorld-MCP: Benchmarking Tool Invocation", "dataset:osworld-mcp", Rel.PROPOSES),
+    ]:
+        m = mention(entities[eid].name, Label.DATASET, Rel.PROPOSES)
+        m.entity = eid
+        unmark_established_datasets(Paper(id="p", abstract="a", title=title), [m], entities)
+        assert m.role == role, title
+    rare = {"dataset:mmlu": replace(mmlu, paper_count=2)}
+    m = replace(mention("MMLU", Label.DATASET, Rel.PROPOSES), entity="dataset:mmlu")
+    unmark_established_datasets(Paper(id="p", abstract="a", title="Other"), [m], rare)
+    assert m.role == Rel.PROPOSES  # a dataset few papers name may be new
