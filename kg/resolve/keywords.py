@@ -102,9 +102,10 @@ def link_keywords(
     for p in papers:
         linked = {m.entity for m in mentions.get(p.id, ())}
         for key, written in sorted(listed[p.id].items()):
-            eid = by_key.get(key)
-            if eid is None or eid in linked:
+            found = by_key.get(key)
+            if found is None or found in linked:
                 continue
+            eid = found
             linked.add(eid)
             label = entities[eid].label
             mentions.setdefault(p.id, []).append(

@@ -163,7 +163,9 @@ def names_a_model(name: str) -> bool:
     [True, True, True, False]
     """
     first = _FIRST_WORD.match(name)
-    return (bool(first) and first.group().lower() in model_families()) or bool(_SIZED.search(name))
+    if first is not None and first.group().lower() in model_families():
+        return True
+    return _SIZED.search(name) is not None
 
 
 #: Words that say which kind of data, not which dataset ("3D data", "RGB images", "2D images").
