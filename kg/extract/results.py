@@ -1,0 +1,404 @@
+"""The quantitative claims of an abstract: "achieves 85.3% top-1 accuracy on ImageNet",
+"improves BLEU by 2.1 points", "3.5× faster than X", "reduces error by 30%".
+
+Each becomes a :class:`Result`: the number as written, its value and unit, whether it is a
+change (``relative``: an improvement, a reduction, a speed-up) or a level reached, the
+sentence, and the mentions of that sentence it is about: the method that reaches it, the
+dataset, metric and task, where the sentence names them.
+
+A number is a result when it has a unit (``kg/extract/data/relations/results.jsonl``: "%",
+points, a factor, a measure such as dB), or, bare, when a metric mention takes it ("an F1 of
+0.89", "0.89 F1") or a result verb comes before it with a metric near ("scores 71.2 BLEU"). A
+number inside a mention ("GPT-4", "top-1", "CIFAR-10") is part of a name, never a result; the
+first number of "from 60% to 75%" is the baseline, not a claim.
+
+>>> from kg.extract.pipeline import load_pipeline
+>>> doc = load_pipeline()("Our method achieves 85.3% top-1 accuracy on ImageNet.")
+>>> [(r.value, r.number, r.unit, r.relative, r.metric["text"], r.dataset["text"])
+...  for r in results_in(doc, doc._.kg_mentions)]
+[('85.3%', 85.3, '%', False, 'top-1 accuracy', 'ImageNet')]
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from spacy.language import Language
+from spacy.matcher import Matcher
+from spacy.tokens import Doc, Span
+from spacy.vocab import Vocab
+
+from kg.extract.lexicon import DATA, read_data_lines
+from kg.extract.patterns import PatternError, expand, read_jsonl
+from kg.extract.relations import Arg, Mention, argument_tokens, proposed_mention, stand_ins
+
+RULES_FILE = DATA / "relations" / "results.jsonl"
+#: A number as abstracts write it: "85.3", "+4.2", "−1.3", "1,000", "~2".
+NUMBER = r"^[+\-−±~≈]?\d+(?:,\d{3})*(?:\.\d+)?$"
+_SIGNED = re.compile(r"^[+\-−±]")
+_CHANGE = frozenset(read_data_lines("relations/result_change_cues.txt"))
+_VERBS = frozenset(read_data_lines("relations/result_verbs.txt"))
+_LINKS = frozenset(read_data_lines("relations/metric_links.txt"))
+_UNITS = [u.lower() for u in read_data_lines("relations/result_units.txt")]
+#: Words before a mention that make it the baseline a claim is measured against, not the
+#: method that makes it ("3.5× faster than X", "improves over X", "outperforms X").
+_COMPARED = frozenset(
+    {"than", "over", "to", "against", "vs", "vs.", "versus", "upon", "beyond"}
+    | {w.lower() for w in read_data_lines("relations/compare_cues.txt")}
+)
+#: How far (tokens) a cue may be from the number it qualifies.
+_WINDOW = 6
+_CLAUSE_END = frozenset({";", ":", "(", ")"})
+
+if not Doc.has_extension("kg_results"):
+    Doc.set_extension("kg_results", default=None)
+
+
+@dataclass
+class Result:
+    """One quantitative claim. ``value`` is the number as written ("85.3%", "3.5×"),
+    ``number`` its value (85.3, 3.5), ``unit`` "%", "points", "×", a measure ("dB") or ""; the
+    mentions are ``kg_mentions`` dicts or None; ``span`` is where ``value`` is (characters)."""
+
+    value: str
+    number: float
+    unit: str
+    relative: bool
+    evidence: str
+    method: Mention | None
+    dataset: Mention | None
+    metric: Mention | None
+    task: Mention | None
+    span: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class ResultRule:
+    kind: str
+    unit: str  # "@token": the unit is the pattern's last token, as written
+    pattern: list[dict[str, Any]]
+
+
+def load_result_rules(path: Path = RULES_FILE) -> list[ResultRule]:
+    """The number shapes of ``results.jsonl``, in file order."""
+    values = {"number_regex": NUMBER, "result_units": _UNITS}
+    rules = []
+    for number, row in read_jsonl(path):
+        try:
+            if not isinstance(row.get("kind"), str) or not isinstance(row.get("pattern"), list):
+                raise PatternError('a result rule needs a "kind" and a "pattern"')
+            pattern = expand(row["pattern"], {}, values)
+            rules.append(ResultRule(row["kind"], row.get("unit", ""), pattern))
+        except PatternError as exc:
+            raise PatternError(f"{path.name} line {number}: {exc}") from None
+    return rules
+
+
+@lru_cache(maxsize=4)
+def _matcher(vocab: Vocab) -> tuple[Matcher, list[ResultRule]]:
+    rules = load_result_rules()
+    matcher = Matcher(vocab)
+    for i, rule in enumerate(rules):
+        matcher.add(str(i), [rule.pattern])
+    return matcher, rules
+
+
+def parse_number(text: str) -> float:
+    """The value of a number as written.
+
+    >>> parse_number("−1,200.5"), parse_number("+4.2"), parse_number("3.5×")
+    (-1200.5, 4.2, 3.5)
+    """
+    cleaned = text.replace("−", "-").replace(",", "").lstrip("+±~≈").rstrip("x×")
+    return float(cleaned)
+
+
+def results_in(
+    doc: Doc, mentions: Sequence[Mention], proposed: Mention | None = None
+) -> list[Result]:
+    """The results each sentence of ``doc`` reports, attached to ``mentions`` of the sentence
+    (``kg_mentions``' dicts). "We"/"our method" before a result stand for ``proposed`` (by
+    default the paper's proposed mention, :func:`~kg.extract.relations.proposed_mention`)."""
+    proposed = proposed or proposed_mention(mentions)
+    spans = argument_tokens(doc, mentions, stand_in=False)
+    inside = [False] * len(doc)
+    for start, end, _ in spans:
+        inside[start:end] = [True] * (end - start)
+    matcher, rules = _matcher(doc.vocab)
+    found: dict[int, tuple[int, int, ResultRule]] = {}  # first token -> longest match
+    for match_id, start, end in matcher(doc):
+        if any(inside[start:end]):
+            continue  # "top-1", "GPT-4": a number in a name
+        rule = rules[int(doc.vocab.strings[match_id])]
+        if start not in found or found[start][1] < end:
+            found[start] = (start, end, rule)
+    for tok in doc:  # bare numbers that a metric takes ("an F1 of 0.89")
+        bare = tok.i not in found and not inside[tok.i] and re.match(NUMBER, tok.text)
+        if bare and _metric_takes(doc, tok.i, spans):
+            found[tok.i] = (tok.i, tok.i + 1, ResultRule("score", "", []))
+    # "we", "our method": where the sentence speaks of the proposed entity
+    own = [m["start"] for m in stand_ins(doc, inside) if m["refers"] in ("we", "own")]
+    claims = []
+    last_end = 0
+    for start, end, rule in sorted(found.values(), key=lambda f: f[0]):
+        if start < last_end:
+            continue  # overlapping matches: the first wins
+        last_end = end
+        if not _is_baseline(doc, start, end):  # "from 60% to 75%": 60% is where it started
+            claims.append((start, end, rule))
+    numbers = [start for start, _, _ in claims]
+    out: list[Result] = []
+    previous_end = -1
+    for start, end, rule in claims:
+        result = _result(doc, doc[start:end], rule, spans, proposed, own, numbers)
+        if result is None:
+            continue
+        listed = bool(out) and _listed(doc, previous_end, start)
+        if listed:
+            # "gains of 14.9% on search, 14.0% on agentic": a list shares its kind and metric
+            result.relative = result.relative or out[-1].relative
+            result.metric = result.metric or out[-1].metric
+        if rule.kind == "signed" and not (
+            listed or result.metric or _after_by(doc, start, doc[start].sent.start)
+        ):
+            continue  # "+3" alone may be anything; "by +17.0", "+12.4 accuracy" are changes
+        out.append(result)
+        previous_end = end
+    return out
+
+
+def _listed(doc: Doc, end: int, start: int) -> bool:
+    """Whether a claim ending at token ``end`` and the next, starting at ``start``, are in one
+    list: a few words between, no verb, no bracket, one sentence."""
+    between = doc[end:start]
+    return (
+        0 < len(between) <= 6
+        and not any(t.tag_.startswith("VB") or t.text in "()[]" for t in between)
+        and not any(t.is_sent_start for t in doc[end : start + 1])
+    )
+
+
+def _metric_takes(doc: Doc, i: int, spans: list[Arg]) -> bool:
+    """Whether a metric mention takes the bare number at token ``i``: right after it ("0.89
+    F1") or before it, linked ("an F1 of 0.89", "accuracy = 92.1"), or a result verb comes
+    just before the number and a metric follows within a few words ("scores 71.2 on BLEU")."""
+    for start, end, m in spans:
+        if m["label"] != "Metric":
+            continue
+        if start == i + 1:
+            return True
+        if end <= i and i - end <= 2 and all(t.lower_ in _LINKS for t in doc[end:i]) and end < i:
+            return True
+    verb = i > 0 and doc[i - 1].lower_ in _VERBS
+    near = any(s > i and s - i <= 3 and m["label"] == "Metric" for s, _, m in spans)
+    return bool(verb and near)
+
+
+def _is_baseline(doc: Doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` are the "from" number of "from 60% to 75%"."""
+    return (
+        start > 0 and end < len(doc) and doc[start - 1].lower_ == "from" and doc[end].lower_ == "to"
+    )
+
+
+#: Words between "by" and the number of a change: "by up to 18%", "by nearly 2x".
+_HEDGES = frozenset({
+    "up", "to", "nearly", "about", "around", "approximately", "roughly", "over", "almost", "an",
+    "a", "average", "of", "more", "than", "at", "least",
+})  # fmt: skip
+
+
+#: Words before a number that make it a setting of the experiment, not a result ("under 128×
+#: update ratio", "using 10% of the data"), unless a change word follows it ("with 2× fewer").
+_SETTING_CUES = frozenset({"under", "using", "at", "given", "with"})
+
+
+def _after_word(doc: Doc, start: int, clause_start: int) -> str:
+    """The word before the number at ``start``, hedges ("up to", "nearly") skipped."""
+    i = start - 1
+    while i > clause_start and doc[i].lower_ in _HEDGES:
+        i -= 1
+    return doc[i].lower_ if i >= clause_start else ""
+
+
+def _after_by(doc: Doc, start: int, clause_start: int) -> bool:
+    """Whether "by" comes before the number at ``start`` ("improves by up to 18%"): a change."""
+    return _after_word(doc, start, clause_start) == "by"
+
+
+def _ends_from_to(doc: Doc, start: int) -> bool:
+    """Whether the number starting at token ``start`` is the "to" of "from 60% to 75%"."""
+    return (
+        start >= 3
+        and doc[start - 1].lower_ == "to"
+        and any(t.lower_ == "from" for t in doc[max(0, start - 5) : start - 2])
+    )
+
+
+def _clause(doc: Doc, span: Span) -> tuple[int, int]:
+    """The token range of the part of the sentence around ``span``, cut at ";", ":" and
+    brackets, and at commas (a list of claims: "85.3% on ImageNet, 2.1 BLEU on WMT")."""
+    sent = span.sent
+    start = span.start
+    while start > sent.start and doc[start - 1].text not in _CLAUSE_END | {","}:
+        start -= 1
+    end = span.end
+    while end < sent.end and doc[end].text not in _CLAUSE_END | {","}:
+        end += 1
+    return start, end
+
+
+def _result(
+    doc: Doc,
+    span: Span,
+    rule: ResultRule,
+    spans: list[Arg],
+    proposed: Mention | None,
+    own: list[int],
+    numbers: list[int],
+) -> Result | None:
+    sent = span.sent
+    if rule.kind == "percent" and span.end < sent.end and doc[span.end].lower_ == "of":
+        return None  # "only 10% of the data", "less than 0.005% of the tokens": a setting
+    c0, c1 = _clause(doc, span)
+    window = doc[max(c0, span.start - _WINDOW) : min(c1, span.end + 2)]
+    changed = any(t.lower_ in _CHANGE for t in doc[span.end : min(c1, span.end + 2)])
+    if _after_word(doc, span.start, c0) in _SETTING_CUES and not changed:
+        return None  # "under 128× update ratio", "with 4 bits": how it was run, not a claim
+    if rule.kind == "measure" and not any(t.lower_ in _CHANGE | _VERBS for t in window):
+        return None  # "each expert spent over 100 hours": a measure, no claim
+    relative = (
+        rule.kind == "factor"
+        or bool(_SIGNED.match(span[0].text))
+        or any(t.lower_ in _CHANGE for t in window)
+        or _after_by(doc, span.start, c0)
+    ) and not _ends_from_to(doc, span.start)  # "from 60% to 75%": 75% is the level reached
+    # A mention another claim of the sentence is nearer to (a number lies between) is that
+    # claim's: "85.3% on ImageNet and 2.1 BLEU on WMT14".
+    in_sentence = [
+        (s, e, m)
+        for s, e, m in spans
+        if sent.start <= s < sent.end
+        and not any(min(s, span.start) < n < max(e, span.end) and n != span.start for n in numbers)
+    ]
+    metric = _nearest(span, [x for x in in_sentence if x[2]["label"] == "Metric"], (c0, c1))
+    if rule.kind == "score" and metric is None:
+        return None
+    # A dataset or task written before the number is another claim's when a claim comes
+    # before it: "+12.4 accuracy on GSM8K and +7.6 on MATH" (GSM8K is not +7.6's).
+    own_side = [x for x in in_sentence if x[0] > span.start or not any(n < x[0] for n in numbers)]
+    dataset = _nearest(span, [x for x in own_side if x[2]["label"] == "Dataset"], None)
+    task = _nearest(span, [x for x in own_side if x[2]["label"] == "Task"], None)
+    # The subject is shared by the claims of a sentence: "X achieves A and improves B".
+    of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
+    method = _method(doc, span, of_sentence, proposed, own)
+    unit = doc[span.end - 1].text if rule.unit == "@token" else rule.unit
+    return Result(
+        value=span.text,
+        number=parse_number(span[0].text),
+        unit=unit,
+        relative=relative,
+        evidence=sent.text.strip(),
+        method=method,
+        dataset=dataset,
+        metric=metric,
+        task=task,
+        span=(span.start_char, span.end_char),
+    )
+
+
+def _nearest(
+    span: Span,
+    candidates: list[Arg],
+    clause: tuple[int, int] | None,
+) -> Mention | None:
+    """The candidate mention nearest ``span`` (within ``clause`` when given, or the only
+    one of the sentence)."""
+    if clause is not None:
+        inside = [c for c in candidates if clause[0] <= c[0] and c[1] <= clause[1]]
+        if not inside:
+            return candidates[0][2] if len(candidates) == 1 else None
+        candidates = inside
+    if not candidates:
+        return None
+
+    def distance(c: Arg) -> int:
+        return c[0] - span.end if c[0] >= span.end else span.start - c[1]
+
+    return min(candidates, key=distance)[2]
+
+
+def _method(
+    doc: Doc,
+    span: Span,
+    in_sentence: list[Arg],
+    proposed: Mention | None,
+    own: list[int],
+) -> Mention | None:
+    """The method a result is claimed for: the nearest method before the number that is no
+    baseline (:func:`_is_compared`), or the proposed one when "we"/"our method" (``own``:
+    their character offsets) comes after that method and before the number."""
+    sent = span.sent
+    before = [
+        m
+        for s, e, m in in_sentence
+        if e <= span.start and m["label"] == "Method" and not _is_compared(doc, s, sent.start)
+    ]
+    said = [c for c in own if sent.start_char <= c < span.start_char]
+    if said and proposed is not None and (not before or said[-1] > before[-1]["start"]):
+        return proposed
+    return before[-1] if before else None
+
+
+#: Tokens that may stand between a comparison cue and a baseline it names ("outperforms
+#: strong baselines, X, Y, and Z"): list joins, determiners, modifiers, nouns.
+_BASELINE_GAP_TAGS = frozenset({
+    "DT", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CC", ",", "CD", "HYPH", "RB", "VBN",
+    "VBG", "PRP$",
+})  # fmt: skip
+
+
+def _is_compared(doc: Doc, start: int, sent_start: int) -> bool:
+    """Whether the mention at token ``start`` is what a result is measured against: "than X",
+    "over X", "outperforms X" (compare_cues.txt), or a later member of such a list
+    ("outperforms fine-tuning, transfer learning, and X")."""
+    i = start - 1
+    while i >= sent_start and i > start - 12 and doc[i].tag_ in _BASELINE_GAP_TAGS:
+        if doc[i].lower_ in _COMPARED:
+            return True
+        i -= 1
+    return i >= sent_start and doc[i].lower_ in _COMPARED
+
+
+@Language.component(
+    "kg_results",
+    assigns=["doc._.kg_results"],
+    requires=["doc._.kg_mentions", "token.tag", "token.is_sent_start"],
+)
+def find_results(doc: Doc) -> Doc:
+    """``doc._.kg_results``: the doc's :func:`results_in` as :func:`result_rows`."""
+    mentions = doc._.kg_mentions or []
+    doc._.kg_results = result_rows(results_in(doc, mentions), mentions)
+    return doc
+
+
+def result_rows(results: Sequence[Result], mentions: Sequence[Mention]) -> list[dict[str, Any]]:
+    """``results`` as plain dicts (for worker processes and JSON): the fields of
+    :class:`Result`, each mention as its index in ``mentions`` (None when absent), ``span`` as
+    ``start`` and ``end``."""
+    index = {id(m): i for i, m in enumerate(mentions)}
+    rows = []
+    for r in results:
+        row: dict[str, Any] = {k: v for k, v in vars(r).items() if k not in _MENTION_FIELDS}
+        row.update({k: index.get(id(getattr(r, k))) for k in _MENTION_FIELDS})
+        row["start"], row["end"] = row.pop("span")
+        rows.append(row)
+    return rows
+
+
+_MENTION_FIELDS = ("method", "dataset", "metric", "task")

@@ -1,0 +1,282 @@
+"""Relations between mentions (kg/extract/relations.py) through kg's real pipeline, the rule
+file's own examples, and the SciERC relation scorer (kg/evaluate/scierc_relations.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from spacy.language import Language
+from spacy.tokens import Doc
+
+from kg.evaluate.scierc_relations import (
+    generic_mentions,
+    load_relation_split,
+    map_relation,
+    record_relations,
+    score_relations,
+    triple,
+)
+from kg.extract.patterns import PatternError, read_jsonl
+from kg.extract.pipeline import load_pipeline
+from kg.extract.relations import (
+    RULES_FILE,
+    find_relations,
+    fits_graph,
+    load_relation_rules,
+    relations_in,
+)
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Language:
+    return load_pipeline()
+
+
+def found(nlp: Language, text: str) -> set[tuple[str, str, str]]:
+    doc = nlp(text)
+    return {(r.head["text"], r.type, r.tail["text"]) for r in relations_in(doc, doc._.kg_mentions)}
+
+
+@pytest.mark.parametrize(
+    ("text", "relation"),
+    [
+        # apposition and "X for Y"
+        (
+            "We propose FooNet, a sparse encoder for protein folding.",
+            ("FooNet", "IS_A", "sparse encoder"),
+        ),
+        (
+            "We propose FooNet, a sparse encoder for protein folding.",
+            ("sparse encoder", "USED_FOR", "protein folding"),
+        ),
+        (
+            "We apply GRPO to mathematical reasoning.",
+            ("GRPO", "USED_FOR", "mathematical reasoning"),
+        ),
+        (
+            "FooNet is evaluated on the CASP14 benchmark.",
+            ("FooNet", "EVALUATED_ON", "CASP14 benchmark"),
+        ),
+        (
+            "FooNet outperforms AlphaFold by a large margin.",
+            ("FooNet", "COMPARED_WITH", "AlphaFold"),
+        ),
+        ("BERT is a language model.", ("BERT", "IS_A", "language model")),
+        ("It reaches 85% accuracy on ImageNet.", ("ImageNet", "MEASURED_BY", "accuracy")),
+        (
+            "We introduce ToolBench, a benchmark for tool use, and evaluate GPT-4 on ToolBench.",
+            ("GPT-4", "EVALUATED_ON", "ToolBench"),
+        ),
+    ],
+)
+def test_a_sentence_states_its_relation(nlp: Language, text: str, relation: tuple) -> None:
+    assert relation in found(nlp, text)
+
+
+def test_our_method_stands_for_the_proposed_entity(nlp: Language) -> None:
+    doc = nlp("We propose FooNet. Our method outperforms AlphaFold on CASP14.")
+    relations = relations_in(doc, doc._.kg_mentions)
+    compared = next(r for r in relations if r.type == "COMPARED_WITH")
+    assert (compared.head["text"], compared.tail["text"]) == ("FooNet", "AlphaFold")
+    assert doc.text[slice(*compared.head_span)] == "method"  # where the stand-in is written
+    assert compared.sentence == "Our method outperforms AlphaFold on CASP14."
+
+
+def test_without_a_proposed_entity_a_stand_in_relates_nothing(nlp: Language) -> None:
+    assert not any(t[1] == "COMPARED_WITH" for t in found(nlp, "Our method outperforms AlphaFold."))
+
+
+def test_an_apposition_needs_a_name(nlp: Language) -> None:
+    # "X, a Y" with X a lower-case phrase is mostly a sentence opener or a list (SciERC)
+    assert not any(t[1] == "IS_A" for t in found(nlp, "In training, a sparse encoder is used."))
+
+
+def test_a_list_shares_the_relation(nlp: Language) -> None:
+    text = "We compare with methods such as Mamba, DeltaNet and RetNet for language modeling."
+    doc = nlp(text)
+    mentions = [
+        {**m, "label": "Method"} if m["text"] in {"Mamba", "DeltaNet", "RetNet", "methods"} else m
+        for m in doc._.kg_mentions
+    ]
+    if not any(m["text"] == "methods" for m in mentions):  # the hypernym, as SciERC writes it
+        start = text.index("methods")
+        mentions.append(
+            {
+                **mentions[0],
+                "start": start,
+                "end": start + 7,
+                "text": "methods",
+                "label": "Method",
+                "source": "gold",
+            }
+        )
+    got = {(r.head["text"], r.type, r.tail["text"]) for r in relations_in(doc, mentions)}
+    for name in ("Mamba", "DeltaNet", "RetNet"):
+        assert (name, "IS_A", "methods") in got
+
+
+def test_relations_stay_inside_a_sentence(nlp: Language) -> None:
+    assert not found(nlp, "We train FooNet. For protein folding, data is scarce.") & {
+        ("FooNet", "USED_FOR", "protein folding")
+    }
+
+
+def test_the_component_writes_rows_that_fit_the_graph(nlp: Language) -> None:
+    doc = nlp("FooNet achieves 85.3% accuracy on ImageNet and outperforms AlphaFold.")
+    find_relations(doc)
+    rows = doc._.kg_relations
+    mentions = doc._.kg_mentions
+    assert rows and all(
+        set(r) == {"head", "tail", "type", "evidence", "confidence", "rule"} for r in rows
+    )
+    by_type = {r["type"]: (mentions[r["head"]]["text"], mentions[r["tail"]]["text"]) for r in rows}
+    assert by_type["COMPARED_WITH"] == ("FooNet", "AlphaFold")
+    # "FooNet achieves accuracy" (a method measured by a metric) is SciERC's, not the graph's
+    assert (
+        "MEASURED_BY" not in by_type
+        or mentions[next(r["head"] for r in rows if r["type"] == "MEASURED_BY")]["label"]
+        != "Method"
+    )
+    everything = relations_in(doc, mentions)
+    assert any(not fits_graph(r) for r in everything)
+
+
+# -- the rule file ---------------------------------------------------------------------------
+
+_BRACKETED = re.compile(r"\[([^\]]+)\]")
+
+
+def _example_doc(nlp: Language, example: str, rule: dict[str, Any]) -> tuple[Doc, list[dict]]:
+    """The example's text as a tagged Doc and its two bracketed phrases as mentions, typed to
+    fit the rule."""
+    text, spans, last = "", [], 0
+    for match in _BRACKETED.finditer(example):
+        text += example[last : match.start()]
+        spans.append((len(text), len(text) + len(match.group(1))))
+        text += match.group(1)
+        last = match.end()
+    text += example[last:]
+    doc = nlp.make_doc(text)
+    for tok in doc:
+        tok.is_sent_start = tok.i == 0  # one sentence
+    doc = nlp.get_pipe("tagger")(doc)
+    labels = [
+        sorted(rule.get("head_types", ["Method"]))[0],
+        sorted(rule.get("tail_types", ["Method"]))[0],
+    ]
+    if rule.get("head", 0) == 1:
+        labels.reverse()
+    mentions = [
+        {
+            "start": s,
+            "end": e,
+            "text": text[s:e],
+            "label": label,
+            "role": "",
+            "canonical": text[s:e],
+            "sent_start": 0,
+            "sent_end": len(text),
+            "source": "gold",
+            "confidence": 1.0,
+        }
+        for (s, e), label in zip(spans, labels, strict=True)
+    ]
+    return doc, mentions
+
+
+RULE_ROWS = [row for _, row in read_jsonl(RULES_FILE)]
+
+
+@pytest.mark.parametrize("rule", RULE_ROWS, ids=lambda r: r["rule"])
+def test_each_rule_finds_its_examples(nlp: Language, rule: dict[str, Any]) -> None:
+    assert rule.get("examples") and rule.get("why"), "a rule says why it is there, with examples"
+    for example in rule["examples"]:
+        doc, mentions = _example_doc(nlp, example, rule)
+        assert len(mentions) == 2, example
+        head, tail = mentions if rule.get("head", 0) == 0 else mentions[::-1]
+        got = [
+            (r.head["text"], r.type, r.tail["text"], r.rule.split("[")[0])
+            for r in relations_in(doc, mentions, proposed=None, stand_in=False)
+        ]
+        assert (head["text"], rule["type"], tail["text"], rule["rule"]) in got, (example, got)
+
+
+def test_a_bad_rule_is_reported_with_its_line(tmp_path: Path) -> None:
+    bad = tmp_path / "relations.jsonl"
+    bad.write_text(
+        '{"rule": "x", "type": "USED_FOR", "pattern": ["@arg", "@arg"]}\n'
+        '{"rule": "y", "type": "LIKES", "pattern": ["@arg", "@arg"]}\n'
+    )
+    with pytest.raises(PatternError, match="line 2: unknown relation type"):
+        load_relation_rules(bad)
+    bad.write_text('{"rule": "x", "type": "USED_FOR", "pattern": ["@arg", "%nothing", "@arg"]}\n')
+    with pytest.raises(PatternError, match="line 1: unknown cue list"):
+        load_relation_rules(bad)
+
+
+# -- SciERC ------------------------------------------------------------------------------------
+
+
+def test_scierc_types_map_onto_kg_types() -> None:
+    assert map_relation("USED-FOR", (0, 3), (5, 9), "Method") == ((0, 3), "USED_FOR", (5, 9))
+    # EVALUATE-FOR(a1, a2) says a1 evaluates a2: kg's head is a2
+    assert map_relation("EVALUATE-FOR", (0, 3), (5, 9), "Metric") == ((5, 9), "MEASURED_BY", (0, 3))
+    assert map_relation("EVALUATE-FOR", (0, 3), (5, 9), "Material") == (
+        (5, 9),
+        "EVALUATED_ON",
+        (0, 3),
+    )
+    assert map_relation("HYPONYM-OF", (0, 3), (5, 9), "Method") == ((0, 3), "IS_A", (5, 9))
+    assert map_relation("FEATURE-OF", (0, 3), (5, 9), "Method") is None
+
+
+def test_a_record_s_relations_become_character_spans() -> None:
+    rec = {
+        "doc_key": "d",
+        "sentences": [["A", "parser", "for", "MT", "."]],
+        "ner": [[[1, 1, "Method"], [3, 3, "Task"]]],
+        "relations": [[[1, 1, 3, 3, "USED-FOR"]]],
+    }
+    assert record_relations(rec) == [((2, 8), "USED_FOR", (13, 15))]
+
+
+def test_scoring_is_direction_aware_except_for_comparisons() -> None:
+    from kg.extract.relations import Relation
+
+    def rel(head: tuple, kind: str, tail: tuple) -> Relation:
+        return Relation({}, kind, {}, "", 1.0, "r", head, tail)
+
+    gold = [[((0, 1), "USED_FOR", (2, 3)), ((4, 5), "COMPARED_WITH", (6, 7))]]
+    scores = score_relations(
+        gold, [[rel((2, 3), "USED_FOR", (0, 1)), rel((6, 7), "COMPARED_WITH", (4, 5))]]
+    )
+    assert scores.directed["USED_FOR"].tp == 0 and scores.undirected["USED_FOR"].tp == 1
+    assert scores.directed["COMPARED_WITH"].tp == 1
+    assert scores.directed["micro"].fp == 1 and scores.directed["micro"].fn == 1
+    assert triple(rel((0, 1), "IS_A", (2, 3))) == ((0, 1), "IS_A", (2, 3))
+
+
+def test_generic_nouns_are_arguments_for_scierc_only(nlp: Language) -> None:
+    doc = nlp("The method is used for parsing.")
+    generic = generic_mentions(doc, doc._.kg_mentions)
+    assert [m["text"] for m in generic] == ["method"]
+    assert not relations_in(doc, doc._.kg_mentions)  # kg cannot tell which method
+
+
+@pytest.mark.shared
+@pytest.mark.slow
+def test_scierc_dev_with_gold_mentions(shared_dir: Path) -> None:
+    """A floor under the relation step on SciERC dev (gold mentions): 28.7 micro F1 when
+    this was written (docs in the module); a broken rule family shows here."""
+    from kg.evaluate.scierc_relations import evaluate
+
+    docs = load_relation_split(shared_dir / "data" / "scierc", "dev")
+    assert sum(len(d.relations) for d in docs) == 364  # FEATURE-OF and CONJUNCTION left out
+    scores = evaluate(docs, "gold")
+    assert scores.directed["micro"].f1 > 0.25
+    assert scores.directed["USED_FOR"].precision > 0.55
+    assert json.dumps(scores.as_dict())

@@ -1,0 +1,141 @@
+"""Quantitative claims (kg/extract/results.py) through kg's real pipeline."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from spacy.language import Language
+from spacy.matcher import Matcher
+
+from kg.extract.patterns import read_jsonl
+from kg.extract.pipeline import load_pipeline
+from kg.extract.results import RULES_FILE, Result, find_results, load_result_rules, results_in
+
+
+@pytest.fixture(scope="module")
+def nlp() -> Language:
+    return load_pipeline()
+
+
+def claims(nlp: Language, text: str) -> list[Result]:
+    doc = nlp(text)
+    return results_in(doc, doc._.kg_mentions)
+
+
+def text_of(m: dict[str, Any] | None) -> str | None:
+    return m["text"] if m else None
+
+
+def test_an_absolute_result_with_its_metric_dataset_and_method(nlp: Language) -> None:
+    (r,) = claims(nlp, "FooNet achieves 85.3% top-1 accuracy on ImageNet.")
+    assert (r.value, r.number, r.unit, r.relative) == ("85.3%", 85.3, "%", False)
+    assert (text_of(r.method), text_of(r.metric), text_of(r.dataset)) == (
+        "FooNet",
+        "top-1 accuracy",
+        "ImageNet",
+    )
+    assert r.evidence == "FooNet achieves 85.3% top-1 accuracy on ImageNet."
+
+
+def test_improvements_and_speedups_are_relative(nlp: Language) -> None:
+    text = (
+        "FooNet achieves 85.3% top-1 accuracy on ImageNet, improves BLEU by 2.1 points on "
+        "WMT14 and is 3.5× faster than AlphaFold."
+    )
+    got = {r.value: r for r in claims(nlp, text)}
+    assert set(got) == {"85.3%", "2.1 points", "3.5×"}
+    points, factor = got["2.1 points"], got["3.5×"]
+    assert (points.unit, points.relative, text_of(points.metric)) == ("points", True, "BLEU")
+    assert text_of(points.dataset) == "WMT14"  # not ImageNet: 85.3% is between them
+    assert (factor.unit, factor.number, factor.relative) == ("×", 3.5, True)
+    # the subject makes every claim of the sentence; AlphaFold is the baseline
+    assert {text_of(r.method) for r in got.values()} == {"FooNet"}
+
+
+def test_a_reduction_by_a_percentage(nlp: Language) -> None:
+    (r,) = claims(nlp, "It reduces the error rate by 30%.")
+    assert (r.value, r.relative, text_of(r.metric)) == ("30%", True, "error rate")
+
+
+def test_numbers_in_names_and_settings_are_no_results(nlp: Language) -> None:
+    # "GPT-4", "top-1", "CIFAR-10" are names; "10% of the data" says how it was trained;
+    # "1,000 sentences", "3 epochs" have no unit and no metric
+    text = (
+        "GPT-4 reaches top-1 on CIFAR-10 using only 10% of the training data after "
+        "training on 1,000 sentences for 3 epochs."
+    )
+    assert claims(nlp, text) == []
+
+
+def test_from_a_baseline_to_a_level(nlp: Language) -> None:
+    (r,) = claims(nlp, "FooNet increases accuracy from 60% to 75%.")
+    assert (r.value, r.relative, text_of(r.metric)) == ("75%", False, "accuracy")
+
+
+def test_a_bare_number_that_a_metric_takes(nlp: Language) -> None:
+    (r,) = claims(nlp, "Our parser obtains an F1 of 0.89 on CoNLL-2003.")
+    assert (r.value, r.number, r.unit, text_of(r.metric), text_of(r.dataset)) == (
+        "0.89",
+        0.89,
+        "",
+        "F1",
+        "CoNLL-2003",
+    )
+
+
+def test_we_make_the_proposed_entity_the_method(nlp: Language) -> None:
+    text = "We propose FooNet. With it, we reach 71.2% accuracy on GSM8K, beating AlphaFold."
+    r = next(r for r in claims(nlp, text) if r.value == "71.2%")
+    assert text_of(r.method) == "FooNet"
+
+
+def test_a_list_of_gains_shares_its_kind_and_metric(nlp: Language) -> None:
+    text = "FooNet yields average accuracy gains of 14.9% on search, 14.0% on math."
+    got = {r.value: r for r in claims(nlp, text)}
+    assert got["14.0%"].relative and text_of(got["14.0%"].metric) == text_of(got["14.9%"].metric)
+
+
+def test_a_baseline_after_outperforms_is_not_the_method(nlp: Language) -> None:
+    text = "FooNet outperforms fine-tuning and AlphaFold, improving accuracy by up to 18%."
+    (r,) = claims(nlp, text)
+    assert r.relative and text_of(r.method) == "FooNet"
+
+
+def test_the_component_writes_indexed_rows(nlp: Language) -> None:
+    doc = nlp("FooNet achieves 85.3% top-1 accuracy on ImageNet.")
+    find_results(doc)
+    (row,) = doc._.kg_results
+    mentions = doc._.kg_mentions
+    assert row["value"] == "85.3%" and row["relative"] is False
+    assert mentions[row["metric"]]["text"] == "top-1 accuracy"
+    assert mentions[row["dataset"]]["text"] == "ImageNet"
+    assert row["task"] is None
+    assert doc.text[row["start"] : row["end"]] == "85.3%"
+
+
+@pytest.mark.parametrize("row", [r for _, r in read_jsonl(RULES_FILE)], ids=lambda r: r["kind"])
+def test_each_number_shape_matches_its_examples_whole(nlp: Language, row: dict) -> None:
+    rules = load_result_rules()
+    matcher = Matcher(nlp.vocab)
+    for i, rule in enumerate(rules):
+        matcher.add(str(i), [rule.pattern])
+    assert row.get("examples")
+    for example in row["examples"]:
+        doc = nlp.make_doc(example)
+        spans = {(s, e) for _, s, e in matcher(doc)}
+        assert (0, len(doc)) in spans, example
+
+
+def test_signed_changes_in_a_list_keep_their_own_dataset(nlp: Language) -> None:
+    text = "Substituting SwallowMath yields +12.4 accuracy on GSM8K and +7.6 on MATH."
+    got = {r.value: r for r in claims(nlp, text)}
+    assert set(got) == {"+12.4", "+7.6"} and all(r.relative for r in got.values())
+    assert text_of(got["+7.6"].metric) == "accuracy"  # the list's metric
+    assert text_of(got["+7.6"].dataset) != "GSM8K"  # GSM8K is +12.4's
+
+
+def test_settings_and_bare_measures_are_no_claims(nlp: Language) -> None:
+    assert [r.value for r in claims(nlp, "We gain 20% on AMC under 128× update ratio.")] == ["20%"]
+    assert claims(nlp, "Each expert spent over 100 hours implementing the idea.") == []
+    assert claims(nlp, "Scores differ, with +3 layers.") == []
