@@ -57,6 +57,39 @@ DESCRIPTIVE = re.compile(
 NAME_EVIDENCE = frozenset({"gazetteer", "lexicon", "coined", "named_dataset", "acronym", "defined"})
 
 
+#: Heads of an apposition that says a proposed name is a method ("A2D, a token-level alignment
+#: method"; "InfoSeek, a novel data synthesis framework") or a dataset ("X, a benchmark of ...").
+_METHOD_APPOSITIVES = "|".join(
+    sorted({*word_list("kind_words.txt"), "algorithm", "paradigm", "model", "architecture"})
+)
+_DATASET_APPOSITIVES = "|".join(sorted(word_list("dataset_kind_words.txt")))
+_APPOSITION = re.compile(
+    r"\s*(?:\([^()]{1,80}\))?,\s+(?:a|an)\s+(?:[\w-]+\s+){0,5}?"
+    rf"(?:(?P<method>{_METHOD_APPOSITIVES})|(?P<dataset>{_DATASET_APPOSITIVES}))s?\b"
+)
+
+
+def apposition_label(text: str, sentence: str) -> str:
+    """The type an apposition right after a name gives it, or "": "A2D (Any-Order Defense), a
+    token-level alignment method" says Method, "OSWorld-MCP, the first ... benchmark" nothing
+    (only "a"/"an" introduce a kind), "X, a benchmark for ..." Dataset.
+
+    >>> apposition_label("A2D", "We introduce A2D (Any-Order), a token-level alignment method.")
+    'Method'
+    >>> apposition_label("InfoSeek", "we introduce InfoSeek, a novel data synthesis framework that")
+    'Method'
+    >>> apposition_label("IFEval", "we propose Inverse IFEval, a benchmark that measures")
+    'Dataset'
+    """
+    at = sentence.find(text)
+    if at < 0:
+        return ""
+    found = _APPOSITION.match(sentence, at + len(text))
+    if found is None:
+        return ""
+    return Label.METHOD.value if found.group("method") else Label.DATASET.value
+
+
 def written_as_name(text: str, sentence: str) -> bool:
     """True when a mention is written as a name: a digit or a capital after its first letter,
     or a capital first letter in the middle of a sentence.

@@ -34,6 +34,7 @@ from kg.resolve.readings import (
     KIND_VOTES,
     NAME_EVIDENCE,
     PARAMETER_COUNT,
+    apposition_label,
     describes,
     generic_modifier,
     is_model_class,
@@ -156,6 +157,7 @@ class Resolver:
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
         named, compounds = self.named, self.compounds
+        proposes = Rel.PROPOSES
         labels: list[tuple[str, str]] = []
         names: list[tuple[str, str]] = []
         aliases: list[tuple[str, str]] = []  # besides the names
@@ -175,6 +177,8 @@ class Resolver:
                 named.add(key)
             if m.compound:
                 compounds.add(key)
+            if not kind and m.role is proposes:  # "A2D, a token-level alignment method"
+                kind = apposition_label(text, m.sentence)
             if kind:
                 labels.extend([(key, kind)] * KIND_VOTES)
             else:

@@ -556,3 +556,22 @@ def test_an_established_dataset_is_proposed_only_by_a_paper_its_title_names() ->
     m = replace(mention("MMLU", Label.DATASET, Rel.PROPOSES), entity="dataset:mmlu")
     unmark_established_datasets(Paper(id="p", abstract="a", title="Other"), [m], rare)
     assert m.role == Rel.PROPOSES  # a dataset few papers name may be new
+
+
+def test_an_apposition_after_a_proposed_name_says_what_it_is() -> None:
+    def proposed(text: str, sentence: str) -> Mention:
+        m = mention(text, Label.DATASET, Rel.PROPOSES)
+        m.sentence = sentence
+        return m
+
+    method = proposed(
+        "A2D", "We introduce A2D (Any-Order Defense), a token-level alignment method."
+    )
+    bench = proposed("FATE", "We present FATE, a benchmark series for algebra.")
+    entities = resolve_entities(
+        {"p0": [method], "p1": [mention("A2D", Label.DATASET)] * 2, "p2": [bench]}
+    )
+    assert {e.name: e.label for e in entities.values()} == {
+        "A2D": Label.METHOD,
+        "FATE": Label.DATASET,
+    }
