@@ -261,10 +261,12 @@ def reads_as_measure(key: str, name: str) -> bool:
     ``measure_heads.txt``, singular or plural, and no word that rates or places it.
 
     >>> [reads_as_measure(normalize_key(n), n) for n in ("computational cost", "inference costs",
-    ...     "low cost", "cost")]
-    [True, True, False, False]
+    ...     "low cost", "cost", "generalization error", "factual errors")]
+    [True, True, False, False, True, False]
     """
     words = key.split("-")
+    if words[-1] == "error" and (not name.endswith("error") or "and" in words):
+        return False  # "factual errors", "trial-and-error": things that go wrong, not a measure
     return len(words) > 1 and words[-1] in _MEASURE_HEADS and not rated(name)
 
 
