@@ -1,5 +1,5 @@
-"""`kg eval scierc`, `kg train scierc|retyper|tagger`: measure extraction quality and rebuild
-the models."""
+"""`kg eval scierc|scier`, `kg train scierc|retyper|tagger`: measure extraction quality and
+rebuild the models."""
 
 from __future__ import annotations
 
@@ -63,6 +63,34 @@ def eval_scierc(split: str, data: Path | None, component: str, model_path: Path 
         click.echo(f"Predictions written to {predictions}", err=True)
 
 
+@eval_group.command(name="scier")
+@click.option("--split", type=click.Choice(["test", "ood", "dev"]), default="test",
+              show_default=True,
+              help="SciER split: test (in-domain), ood (papers from other venues), or dev.")
+@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="SciER folder with dev/test/test_ood.jsonl [default: ../shared/data/scier].")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def eval_scier(split: str, data: Path | None, as_json: bool) -> None:
+    """Score kg's full extractor on SciER (full papers): Method, Task and Dataset mentions,
+    per-type and micro P/R/F1, exact and relaxed.
+
+    A measurement only: SciER's licence (GPL-3.0) keeps models trained on it out of kg. kg's
+    Metric and Concept mentions are not scored (SciER does not annotate them).
+
+    \b
+    Example:
+      kg eval scier --split test
+      kg eval scier --split ood --json
+    """
+    from kg.evaluate.scier import DEFAULT_DATA, format_table, run
+
+    scores = run(split, data or DEFAULT_DATA)
+    if as_json:
+        click.echo(json.dumps({"split": split, **scores.as_dict()}, indent=2))
+    else:
+        click.echo(format_table(scores, f"SciER {split}, kg's full extractor"))
+
+
 @main.group(name="train")
 def train_group() -> None:
     """Train kg's supervised models."""
@@ -80,8 +108,15 @@ def train_group() -> None:
 @click.option("--workdir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Keep intermediate files here [default: a temporary folder].")
 @click.option("--max-steps", type=int, default=None, help="Override the config's max_steps.")
+@click.option("--with", "extra", default="", metavar="scirex,scienceie",
+              help="Add these corpora of the shared data to train (partly annotated; dev stays "
+                   "SciERC's). Not used by the shipped model.")
+@click.option("--vectors", type=click.Path(exists=True, path_type=Path), default=None,
+              help="Use these static vectors (a spaCy pipeline or vectors folder, e.g. the "
+                   "shipped model) instead of training word2vec.")
 def train_scierc(data: Path | None, output: Path | None, pretrain: bool,
-                 shared: Path | None, workdir: Path | None, max_steps: int | None) -> None:
+                 shared: Path | None, workdir: Path | None, max_steps: int | None,
+                 extra: str, vectors: Path | None) -> None:
     """Reproduce the shipped SciERC entity recogniser (tens of minutes on a CPU).
 
     Recipe: word2vec vectors on the unlabelled abstracts in the shared data, then `spacy
@@ -92,12 +127,15 @@ def train_scierc(data: Path | None, output: Path | None, pretrain: bool,
     \b
     Example:
       kg train scierc --output /tmp/scierc_ner
+      kg train scierc --output /tmp/ner-scirex --with scirex --vectors kg/extract/models/scierc_ner
+      kg eval scierc --split dev --component model --model /tmp/ner-scirex --retyper none
     """
     from kg.evaluate.scierc import DEFAULT_DATA, MODEL_DIR
     from kg.train.recogniser import train
 
+    corpora = tuple(name.strip() for name in extra.split(",") if name.strip())
     out = train(data or DEFAULT_DATA, output or MODEL_DIR, shared, workdir, pretrain,
-                max_steps=max_steps)
+                max_steps=max_steps, extra=corpora, vectors=vectors)
     click.echo(f"Model written to {out}")
 
 

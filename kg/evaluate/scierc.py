@@ -31,6 +31,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kg.errors import InputError
 
@@ -100,18 +101,25 @@ def doc_from_record(rec: dict) -> SciercDoc:
 
 def load_split(data_dir: str | Path, split: str) -> list[SciercDoc]:
     """Load ``<data_dir>/<split>.json``; raises InputError when missing or malformed."""
-    path = Path(data_dir) / f"{split}.json"
+    return read_docs(Path(data_dir) / f"{split}.json", doc_from_record, "SciERC")
+
+
+def read_docs(
+    path: Path, parse: Callable[[dict[str, Any]], SciercDoc], corpus: str
+) -> list[SciercDoc]:
+    """The documents of a JSON-lines file, each made by ``parse``; InputError naming the file
+    (and ``file:line`` for a record ``parse`` cannot read) when missing or malformed."""
     if not path.is_file():
-        raise InputError(f"SciERC file not found: {path} (use --data to point at the folder)")
+        raise InputError(f"{corpus} file not found: {path} (use --data to point at the folder)")
     docs = []
     with path.open(encoding="utf-8") as fh:
         for lineno, line in enumerate(fh, 1):
             if not line.strip():
                 continue
             try:
-                docs.append(doc_from_record(json.loads(line)))
+                docs.append(parse(json.loads(line)))
             except (ValueError, KeyError, IndexError, TypeError) as exc:
-                raise InputError(f"{path}:{lineno}: not a SciERC record ({exc})") from exc
+                raise InputError(f"{path}:{lineno}: not a {corpus} record ({exc})") from exc
     return docs
 
 
@@ -371,8 +379,10 @@ def run(
 
 def format_table(scores: Scores, title: str = "") -> str:
     """A plain-text table: one row per type, exact and relaxed P/R/F1 (percent)."""
-    head = f"{'type':<20} {'gold':>5} {'pred':>5} | {'P':>5} {'R':>5} {'F1':>5} | " \
-           f"{'rP':>5} {'rR':>5} {'rF1':>5}"
+    head = (
+        f"{'type':<20} {'gold':>5} {'pred':>5} | {'P':>5} {'R':>5} {'F1':>5} | "
+        f"{'rP':>5} {'rR':>5} {'rF1':>5}"
+    )
     lines = [title] if title else []
     lines += [head, "-" * len(head)]
     for t in (*SCORED_TYPES, "micro"):
@@ -387,6 +397,8 @@ def format_table(scores: Scores, title: str = "") -> str:
         f"{'(untyped spans)':<20} {s.tp + s.fn:>5} {s.tp + s.fp:>5} | {100 * s.precision:5.1f} "
         f"{100 * s.recall:5.1f} {100 * s.f1:5.1f} |"
     )
-    lines.append(f"{scores.n_docs} abstracts; exact = same span and type, relaxed = same type "
-                 "and overlapping (one-to-one). Generic not scored.")
+    lines.append(
+        f"{scores.n_docs} abstracts; exact = same span and type, relaxed = same type "
+        "and overlapping (one-to-one). Generic not scored."
+    )
     return "\n".join(lines)
