@@ -50,10 +50,17 @@ class RecordMemo:
         self.prefix = ingest_version().encode()
         self.fresh: list[tuple[bytes, bytes]] = []
 
-    def key(self, raw: Raw, origin: str) -> bytes:
-        data = orjson.dumps(
-            [origin, raw.fields], option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str
-        )
+    def key(self, raw: Raw, origin: str) -> bytes | None:
+        """The record's key; None for one orjson cannot write (nested more than 255 deep):
+        such a record is cleaned every time, not remembered."""
+        try:
+            data = orjson.dumps(
+                [origin, raw.fields],
+                option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS,
+                default=str,
+            )
+        except orjson.JSONEncodeError:
+            return None
         return hashlib.sha256(self.prefix + b"\0" + data).digest()
 
     def file_key(self, path: Path, data: bytes) -> bytes:
@@ -87,14 +94,14 @@ class RecordMemo:
     def to_papers(self, raws: list[Raw], origin: str) -> list[Paper | Problem]:
         """``to_paper`` of each record, in order; one look-up for the whole batch."""
         keys = [self.key(raw, origin) for raw in raws]
-        known = self.table.get_many(keys)
+        known = self.table.get_many([k for k in keys if k is not None])
         out: list[Paper | Problem] = []
         for raw, key in zip(raws, keys, strict=True):
-            if key in known:
+            if key is not None and key in known:
                 out.append(Paper(**orjson.loads(known[key]), source=raw.source))
                 continue
             paper = to_paper(raw, origin)
-            if isinstance(paper, Paper):
+            if isinstance(paper, Paper) and key is not None:
                 fields = dataclasses.asdict(paper)
                 del fields["source"]  # where the record is, not what it says
                 self.fresh.append((key, orjson.dumps(fields)))

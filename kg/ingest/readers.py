@@ -145,6 +145,10 @@ _WS = re.compile(r"[ \t\n\r]*")
 _LIST_KEYS = ("papers", "records", "data", "items", "results", "entries", "rows", "notes")
 
 
+#: Python's json module parses nested arrays and objects recursively: deeper ones cannot be read.
+_TOO_DEEP = "JSON nested too deeply to read (more than about 1000 levels)"
+
+
 def _json_error(name: str, exc: json.JSONDecodeError) -> Problem:
     return Problem(f"{name}:{exc.lineno}", f"malformed JSON: {exc.msg} (column {exc.colno})")
 
@@ -169,6 +173,9 @@ def read_json(path: Path, text: str, name: str) -> Iterator[Item]:
         doc = json.loads(text)
     except json.JSONDecodeError as exc:
         yield _json_error(name, exc)
+        return
+    except RecursionError:
+        yield Problem(f"{name}:1", _TOO_DEEP)
         return
     if isinstance(doc, dict):
         records = _find_record_list(doc)
@@ -217,6 +224,8 @@ def _json_list_items(text: str, pos: int, name: str) -> tuple[list[tuple[str, An
                 value, end = _DECODER.raw_decode(text, pos)
             except json.JSONDecodeError as exc:
                 return _json_error(name, exc)
+            except RecursionError:
+                return Problem(f"{name}:{line_at(pos)}", _TOO_DEEP)
             items.append((f"{name}:{line_at(pos)}", value))
             pos = _WS.match(text, end).end()  # type: ignore[union-attr]
             if text.startswith(",", pos):
@@ -269,6 +278,9 @@ def read_jsonl(path: Path, text: str, name: str) -> Iterator[Item]:
             yield Problem(
                 f"{name}:{number}", f"malformed JSON line: {exc.msg} (column {exc.colno})"
             )
+            continue
+        except RecursionError:
+            yield Problem(f"{name}:{number}", _TOO_DEEP)
             continue
         if isinstance(value, dict):
             yield Raw(value, f"{name}:{number}")

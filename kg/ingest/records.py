@@ -40,6 +40,13 @@ def to_paper(raw: Raw, origin: str) -> Paper | Problem:
 
     ``origin`` is the file's stem (kept for provenance in messages).
     """
+    try:
+        return _to_paper(raw, origin)
+    except RecursionError:  # a field of lists in lists, ~1000 deep (JSON allows it)
+        return Problem(raw.source, "a field is nested too deeply to read")
+
+
+def _to_paper(raw: Raw, origin: str) -> Paper | Problem:
     values = pick(raw.fields)
     if "abstract" not in values:
         return Problem(raw.source, "record has no abstract")
@@ -127,9 +134,24 @@ def split_authors(value: Any) -> list[str]:
 def _as_text(value: Any) -> str:
     if value is None:
         return ""
-    if isinstance(value, (list, tuple)):  # abstracts stored as a list of paragraphs
-        return "\n\n".join(_as_text(v) for v in value)
-    return str(value)
+    if not isinstance(value, (list, tuple)):
+        return str(value)
+    # Abstracts stored as a list of paragraphs: the leaves, in order, joined by blank lines
+    # (without recursion, as lists in lists can be nested as deep as JSON allows).
+    leaves: list[str] = []
+    stack: list[Any] = [iter(value)]
+    while stack:
+        item = next(stack[-1], stack)  # the stack itself: this list is done
+        if item is stack:
+            stack.pop()
+        elif isinstance(item, (list, tuple)):
+            if item:
+                stack.append(iter(item))
+            else:
+                leaves.append("")
+        else:
+            leaves.append("" if item is None else str(item))
+    return "\n\n".join(leaves)
 
 
 def _unique(items: Any) -> list[str]:

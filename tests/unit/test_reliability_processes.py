@@ -1,5 +1,5 @@
 """kg.runtime.die_with_parent: a child ends when its parent does (the check every system has;
-the Linux signal and real SIGKILLs are in tests/e2e/test_faults.py)."""
+the Linux signal and real SIGKILLs are in tests/faults/test_build_faults.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
 """Faults, through the ``kg`` command as a user runs it: a cache folder of garbage, a build
-killed with SIGKILL (while its workers run, and while it writes the graph file).
+killed with SIGKILL (while its workers run, and while it writes the graph file), two builds at
+once on one fresh cache folder, a full disk.
 
 Every process of a test's builds carries a marker in its environment, so the test finds all of
 them, also those re-parented to init after their parent was killed."""
@@ -216,3 +217,52 @@ def test_a_build_killed_at_any_moment_leaves_a_complete_graph_file(
     done = kg(*args[1:])
     assert done.returncode == 0 and is_seeds_graph(target.read_bytes())
     assert [p.name for p in tmp_path.iterdir()] == ["G.json"]
+
+
+# --------------------------------------------------------------------------- shared cache
+
+
+def test_two_builds_at_once_on_one_fresh_cache_folder_give_the_no_cache_graph(
+    tmp_path: Path, repo_root: Path, graphs: dict[str, bytes], token: str
+) -> None:
+    """Two cold builds started together, writing one cache folder that neither has seen."""
+    cache = tmp_path / "cache"
+    outs = [tmp_path / "A.json", tmp_path / "B.json"]
+    builds = [
+        subprocess.Popen([KG, "build", str(repo_root / "seeds"), "--cache-dir", str(cache),
+                          "-o", str(out)], env=kg_env(token), stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE, text=True)
+        for out in outs
+    ]
+    errors = [b.communicate(timeout=600)[1] for b in builds]
+    for build, err in zip(builds, errors, strict=True):
+        assert build.returncode == 0, err[-3000:]
+        assert "Traceback" not in err and "Warning" not in err, err[-3000:]
+    assert any(cache.rglob("*.sqlite")), "the builds shared no cache"
+    for out in outs:
+        assert out.read_bytes() == graphs["new"], out.name
+
+
+# --------------------------------------------------------------------------- full disk
+
+#: The file-size limit of the full-disk test, in bash's 1024-byte blocks.
+FSIZE_BLOCKS = 64
+
+
+def test_a_full_disk_is_one_line_and_keeps_the_old_graph(
+    tmp_path: Path, repo_root: Path, graphs: dict[str, bytes]
+) -> None:
+    """``ulimit -f``: no file may grow past 64 KiB, so writing the new graph fails (EFBIG, as
+    ENOSPC would; Python ignores SIGXFSZ)."""
+    assert len(graphs["new"]) > FSIZE_BLOCKS * 1024, "the new graph must not fit"
+    target = tmp_path / "G.json"
+    target.write_bytes(graphs["old"])
+    command = (f"ulimit -f {FSIZE_BLOCKS}; exec {KG} build {repo_root / 'seeds'} --no-cache "
+               f"-o {target}")
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and str(target) in errors[0], done.stderr[-3000:]
+    assert target.read_bytes() == graphs["old"]
+    assert [p.name for p in tmp_path.iterdir()] == ["G.json"]  # no temporary file left
