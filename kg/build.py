@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from kg.cache import ExtractionCache, ResolverSnapshots, text_digest
 from kg.extract.extractor import FEW_TEXTS, Extractor, WarmExtractor, auto_processes
 from kg.extract.pipeline import model_name, pipeline_version
-from kg.extract.rows import RawMention, doc_mentions
+from kg.extract.rows import RawMention, doc_mentions, doc_relations
 from kg.graph.assemble import graph_data
 from kg.ingest import IngestResult, read_papers
-from kg.models import Entity, Mention, Paper, Problem
+from kg.models import Entity, Mention, Paper, Problem, RelationMention
 from kg.query.explore import data_counts
 from kg.resolve import Resolver, by_key, resolution_version
 from kg.resolve.keywords import link_keywords
@@ -73,9 +73,11 @@ def extract_and_resolve(
     progress: Progress | None = None,
     n_process: int = 0,
     warm: WarmExtractor | None = None,
-) -> tuple[dict[str, list[Mention]], dict[str, Entity], int]:
+) -> tuple[dict[str, list[Mention]], dict[str, Entity], int, dict[str, list[RelationMention]]]:
     """Mentions per paper id and the entities they resolve to, using and filling the cache
-    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache).
+    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache,
+    relations per paper id: only the papers that state one; their arguments are the papers'
+    mentions, so they carry the resolved entities).
 
     With a cache, entity resolution starts from the snapshot of an earlier build whose papers
     are all still here (:class:`~kg.cache.ResolverSnapshots`), so only the papers it lacks are
@@ -108,10 +110,14 @@ def extract_and_resolve(
         except (ValueError, TypeError, KeyError, AttributeError):
             pass  # not a state this code wrote: resolve every paper
     mentions: dict[str, list[Mention]] = {}
+    relations: dict[str, list[RelationMention]] = {}
 
     def add(p: Paper, found: list[RawMention]) -> None:
         if p.id not in mentions:
             mentions[p.id] = doc_mentions(p.abstract, found)
+            stated = doc_relations(found, mentions[p.id])
+            if stated:
+                relations[p.id] = stated
             if p.id not in resolved:
                 resolver.add(p.id, mentions[p.id])
 
@@ -163,7 +169,7 @@ def extract_and_resolve(
         # A snapshot only saves time: a build never fails for want of one.
         with contextlib.suppress(OSError), paused_gc():
             snapshots.save(resolver.state(), digests)
-    return mentions, entities, len(texts) - len(todo)
+    return mentions, entities, len(texts) - len(todo), relations
 
 
 @dataclass
@@ -173,6 +179,7 @@ class _Extracted:
     entities: dict[str, Entity]
     cached: int
     similar: Callable[[], dict[str, NeighbourLists]] | None = None
+    relations: dict[str, list[RelationMention]] = field(default_factory=dict)
 
 
 def _similarity(
@@ -258,7 +265,7 @@ def _read_and_extract(
         similar = functools.partial(_similarity, papers, cache_dir)
     tick = progress(len(papers)) if progress else None
     try:
-        mentions, entities, cached = extract_and_resolve(
+        mentions, entities, cached, relations = extract_and_resolve(
             papers, model, cache_dir, tick, n_process, warm
         )
     except BaseException:
@@ -277,7 +284,7 @@ def _read_and_extract(
             unmark_established_datasets(p, mentions[p.id], entities)
         if keywords:  # after naming: keywords name no paper and propose nothing
             link_keywords(papers, mentions, entities)
-    return _Extracted(ingested, mentions, entities, cached, similar)
+    return _Extracted(ingested, mentions, entities, cached, similar, relations)
 
 
 def build(
@@ -288,6 +295,7 @@ def build(
     progress: Callable[[int], Progress] | None = None,
     n_process: int = 0,
     keywords: bool = True,
+    year: int | None = None,
 ) -> BuildResult:
     """Read ``inputs`` and build the knowledge graph.
 
@@ -295,6 +303,7 @@ def build(
     that is called with the number of papers done since the last call. ``n_process=0`` picks
     the number of extraction processes from the input size. ``keywords=False`` leaves the
     records' author keywords out of the graph: what every measurement of the extraction does.
+    ``year``: the year of papers whose record gives none.
     """
     x = _read_and_extract(
         inputs,
@@ -308,8 +317,12 @@ def build(
     )
     assert x.similar is not None
     papers = x.ingested.papers
+    if year is not None:
+        for p in papers:
+            if p.year is None:
+                p.year = year
     with paused_gc():
-        data = graph_data(papers, x.mentions, x.entities, similar=x.similar)
+        data = graph_data(papers, x.mentions, x.entities, similar=x.similar, relations=x.relations)
     return BuildResult(
         data=data,
         papers=papers,
@@ -329,6 +342,7 @@ def extract_records(
     records = []
     for p in x.ingested.papers:
         ms = x.mentions[p.id]
+        index = {id(m): i for i, m in enumerate(ms)}
         records.append(
             {
                 "id": p.id,
@@ -346,6 +360,13 @@ def extract_records(
                     }
                     for m in ms
                 ],
+                # head and tail: indexes into "mentions" (issue 20's format)
+                "relations": [
+                    {"head": index[id(r.head)], "tail": index[id(r.tail)], "type": r.type,
+                     "evidence": r.evidence, "confidence": r.confidence}
+                    for r in x.relations.get(p.id, ())
+                    if id(r.head) in index and id(r.tail) in index
+                ],  # fmt: skip
             }
         )
     return records, list(x.ingested.problems)

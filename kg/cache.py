@@ -285,8 +285,9 @@ def _size(path: Path) -> int:
 
 
 #: How the extraction cache stores a text's mentions: marshal of a list of tuples of builtins
-#: (``kg.extract.pipeline.RawMention``). Part of the key: rows of another format are not read.
-_ROWS_FORMAT = 2
+#: (``kg.extract.rows.RawMention`` s, then ``RawRelation`` s). Part of the key: rows of another
+#: format are not read (3: relations follow the mentions).
+_ROWS_FORMAT = 3
 
 
 #: The extraction cache's files: ``extractions-{version}.sqlite`` (:func:`versioned_table`).

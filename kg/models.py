@@ -43,6 +43,19 @@ class Mention:
 
 
 @dataclass
+class RelationMention:
+    """A relation one sentence of a paper states between two of its mentions (the head is the
+    paper's proposed mention where the sentence says "we" or "our method")."""
+
+    head: Mention
+    type: str  # an EntityRel value
+    tail: Mention
+    evidence: str  # the sentence
+    confidence: float = 1.0
+    rule: str = ""  # the pattern that found it (kg/extract/data/patterns/relations.jsonl)
+
+
+@dataclass
 class Entity:
     """A canonical entity after cross-paper resolution."""
 

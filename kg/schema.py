@@ -30,7 +30,8 @@ class Label(str, Enum):
 
 
 class Rel(str, Enum):
-    """Relationship types: always from a Paper to an entity."""
+    """Relationship types from a Paper to an entity (what the paper does with it). The links
+    between two entities are :class:`EntityRel`'s."""
 
     PROPOSES = "PROPOSES"  # introduced by this paper (any entity type)
     USES = "USES"  # a method the paper uses
@@ -43,6 +44,24 @@ class Rel(str, Enum):
         return self.value
 
 
+class EntityRel(str, Enum):
+    """Relationship types from an entity to an entity: what the papers' sentences state of the
+    two (``kg.extract.relations``; SciERC's USED-FOR, EVALUATE-FOR, COMPARE, PART-OF and
+    HYPONYM-OF map onto them). One link per (source, type, target) carries the ids of the
+    papers that state it (``papers``), ``count``, a few of their sentences (``evidence``, a
+    list) and the highest ``confidence``: :data:`RELATION_EDGE_PROPERTIES`."""
+
+    USED_FOR = "USED_FOR"  # "X for Y", "we apply X to Y"
+    EVALUATED_ON = "EVALUATED_ON"  # a method evaluated or benchmarked on a dataset
+    COMPARED_WITH = "COMPARED_WITH"  # "X outperforms Y", "compared to Y"
+    PART_OF = "PART_OF"  # a named component of a system
+    MEASURED_BY = "MEASURED_BY"  # a task or benchmark evaluated with a metric
+    IS_A = "IS_A"  # "GRPO, a reinforcement learning algorithm"
+
+    def __str__(self) -> str:
+        return self.value
+
+
 ENTITY_LABELS: tuple[Label, ...] = (
     Label.METHOD,
     Label.TASK,
@@ -50,6 +69,30 @@ ENTITY_LABELS: tuple[Label, ...] = (
     Label.METRIC,
     Label.CONCEPT,
 )
+
+#: The (source label, type, target label) triples the graph allows for :class:`EntityRel`
+#: (issue 20): what does not fit (a concept used for a concept) is left out of the graph.
+#: ``IS_A`` runs to a broader entity of the source's own type, or to a Concept (a kind of thing).
+ENTITY_REL_TRIPLES: frozenset[tuple[Label, EntityRel, Label]] = frozenset(
+    {
+        (Label.METHOD, EntityRel.USED_FOR, Label.TASK),
+        (Label.DATASET, EntityRel.USED_FOR, Label.TASK),
+        (Label.METHOD, EntityRel.USED_FOR, Label.METHOD),
+        (Label.METHOD, EntityRel.EVALUATED_ON, Label.DATASET),
+        (Label.METHOD, EntityRel.COMPARED_WITH, Label.METHOD),
+        (Label.METHOD, EntityRel.PART_OF, Label.METHOD),
+        (Label.TASK, EntityRel.MEASURED_BY, Label.METRIC),
+        (Label.DATASET, EntityRel.MEASURED_BY, Label.METRIC),
+        *((label, EntityRel.IS_A, label) for label in ENTITY_LABELS),
+        *((label, EntityRel.IS_A, Label.CONCEPT) for label in ENTITY_LABELS),
+    }
+)
+
+#: Every relationship type by name (paper→entity and entity→entity).
+REL_TYPES: dict[str, Rel | EntityRel] = {
+    **{r.value: r for r in Rel},
+    **{r.value: r for r in EntityRel},
+}
 
 #: The role a mention gets when the paper does not introduce the entity.
 DEFAULT_ROLE: dict[Label, Rel] = {
@@ -94,6 +137,10 @@ ENTITY_PROPERTIES = ("aliases", "paper_count")
 #: Relationship properties (every edge carries all of them; a link only author keywords make
 #: also carries :data:`EVIDENCE_KIND_ATTR`).
 EDGE_PROPERTIES = ("evidence", "start", "end", "confidence", "count")
+#: The properties of an entity→entity link (:class:`EntityRel`): the papers that state it
+#: (sorted ids), their statements' number, the first few sentences (a list) and the highest
+#: confidence.
+RELATION_EDGE_PROPERTIES = ("papers", "count", "evidence", "confidence")
 
 #: Entity-id prefixes: an entity id is ``f"{ID_PREFIX[label]}:{normalised name}"``.
 ID_PREFIX: dict[Label, str] = {
@@ -127,13 +174,19 @@ NODE_STYLE: dict[Label, dict[str, str]] = {
     Label.METRIC: {"color": "#b07aa1", "shape": "star"},
     Label.CONCEPT: {"color": "#9c9c9c", "shape": "dot"},
 }
-EDGE_COLOR: dict[Rel, str] = {
+EDGE_COLOR: dict[Rel | EntityRel, str] = {
     Rel.PROPOSES: "#d62728",
     Rel.USES: "#f28e2b",
     Rel.EVALUATES_ON: "#e15759",
     Rel.ADDRESSES: "#59a14f",
     Rel.MEASURES: "#b07aa1",
     Rel.MENTIONS: "#c7c7c7",
+    EntityRel.USED_FOR: "#1f77b4",
+    EntityRel.EVALUATED_ON: "#8c564b",
+    EntityRel.COMPARED_WITH: "#17becf",
+    EntityRel.PART_OF: "#bcbd22",
+    EntityRel.MEASURED_BY: "#9467bd",
+    EntityRel.IS_A: "#7f7f7f",
 }
 
 

@@ -130,6 +130,11 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
     help="Link each paper to its authors' keywords (records with a keywords field), as links "
     "of their own evidence kind; --no-keywords keeps only what the text says.",
 )
+@click.option(
+    "--year",
+    type=click.IntRange(1800, 2099),
+    help="The year of the papers whose record gives none (no year field, no year in the venue).",
+)
 @model_option
 @json_option
 def build(
@@ -140,6 +145,7 @@ def build(
     no_cache: bool,
     jobs: int,
     keywords: bool,
+    year: int | None,
     model: str | None,
     as_json: bool,
 ) -> None:
@@ -167,6 +173,7 @@ def build(
         progress=None if as_json else progress_bar("Extracting"),
         n_process=jobs,
         keywords=keywords,
+        year=year,
     )
     result.save(output)
     report_problems(result.problems)
@@ -302,6 +309,11 @@ def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
             click.echo(f'      "{link["evidence"]}"')
     if info["total_links"] > len(info["links"]):
         click.echo(f"  ... {info['total_links'] - len(info['links'])} more links (use --limit)")
+    for rel in info.get("relations", []):
+        arrow = f"-{rel['type']}->" if rel["direction"] == "out" else f"<-{rel['type']}-"
+        click.echo(f"  {arrow} {rel['name']} ({rel['label']}; {len(rel['papers'])} papers)")
+        for sentence in rel["evidence"][:1]:
+            click.echo(f'      "{sentence}"')
 
 
 @main.command()

@@ -7,11 +7,12 @@ factories; each lives in a module of its own:
 * ``kg_trained_ner`` (:mod:`kg.extract.recogniser`) the SciERC recogniser and its re-typer
 * ``kg_mentions``    (:mod:`kg.extract.mentions`)   the final mentions → ``doc._.kg_mentions``
 * ``kg_roles``       (:mod:`kg.extract.roles`)      PROPOSES or the type's default role
+* ``kg_relations``   (:mod:`kg.extract.relations`)  USED_FOR, IS_A, ... → ``doc._.kg_relations``
 
 The first four add candidate spans to ``doc.spans["kg_candidates"]``
 (:mod:`kg.extract.spans`); ``kg_mentions`` picks among them.
 """
 
-from kg.extract import acronyms, gazetteer, mentions, recogniser, roles, rules
+from kg.extract import acronyms, gazetteer, mentions, recogniser, relations, roles, rules
 
-__all__ = ["acronyms", "gazetteer", "rules", "recogniser", "mentions", "roles"]
+__all__ = ["acronyms", "gazetteer", "rules", "recogniser", "mentions", "roles", "relations"]

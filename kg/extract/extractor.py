@@ -1,8 +1,8 @@
 """Runs kg's pipeline over abstracts: in this process, or in worker processes for big inputs.
 
-Workers send back only the small mention rows (:mod:`kg.extract.rows`), not whole Docs as
-spaCy's own ``n_process`` would. Forked workers inherit the loaded pipeline; spawned ones load
-their own (:mod:`kg.runtime` picks the start method).
+Workers send back only the small mention and relation rows (:mod:`kg.extract.rows`), not whole
+Docs as spaCy's own ``n_process`` would. Forked workers inherit the loaded pipeline; spawned ones
+load their own (:mod:`kg.runtime` picks the start method).
 """
 
 from __future__ import annotations
@@ -72,10 +72,11 @@ class Extractor:
         self.n_process = n_process
 
     def raw_mentions(self, texts: Iterable[str]) -> Iterator[list[RawMention]]:
-        """The :data:`~kg.extract.rows.RawMention` rows of each text, in order."""
+        """The rows of each text, in order: its :data:`~kg.extract.rows.RawMention` s, then its
+        :data:`~kg.extract.rows.RawRelation` s."""
         if self.n_process <= 1 or not parallel():
             for doc in self.nlp.pipe(texts, batch_size=self.batch_size):
-                yield raw_rows(doc._.kg_mentions)
+                yield doc_rows(doc)
             return
         global _WORKER
         if forks():
@@ -116,10 +117,13 @@ def _start_worker(setup: tuple[str | None, int, bool] | None, parent_pid: int) -
 
 def _extract_chunk(texts: list[str]) -> list[list[RawMention]]:
     assert _WORKER is not None
-    return [
-        raw_rows(doc._.kg_mentions)
-        for doc in _WORKER.nlp.pipe(texts, batch_size=_WORKER.batch_size)
-    ]
+    return [doc_rows(doc) for doc in _WORKER.nlp.pipe(texts, batch_size=_WORKER.batch_size)]
+
+
+def doc_rows(doc: Any) -> list[Any]:
+    """A processed doc's mention rows and relation rows (a pipeline without ``kg_relations``,
+    e.g. an evaluation's, has none)."""
+    return raw_rows(doc._.kg_mentions, doc._.kg_relations)
 
 
 def _warm_stages(receive: Callable[[], list[str]], model: str | None) -> Iterator[Any]:

@@ -20,6 +20,7 @@ relation is stated of the proposed mention; ``head_span``/``tail_span`` say wher
 from __future__ import annotations
 
 import itertools
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -273,16 +274,27 @@ def relations_in(
     args = argument_tokens(doc, mentions, stand_in)
     matcher, rules = _matcher(doc.vocab)
     sentence_of = [0] * len(doc)  # token -> the first token of its sentence
+    argued: list[tuple[int, int]] = []  # the sentences with two arguments or more
+    starts = [a[0] for a in args]
     for sent in doc.sents:
         sentence_of[sent.start : sent.end] = [sent.start] * len(sent)
+        if bisect_left(starts, sent.end) - bisect_left(starts, sent.start) >= 2:
+            argued.append((sent.start, sent.end))
     own_ents = doc.to_array(_ENT_ATTRS)
+    matches = []
     try:
         doc.set_ents([Span(doc, s, e, label="ARG") for s, e, _ in args], default="outside")
-        matches = matcher(doc, with_alignments=True)
+        # Sentence by sentence, and only where a relation can be: a relation joins two
+        # arguments of one sentence, and most sentences have fewer.
+        for first, end in argued:
+            for match_id, start, stop, alignment in matcher(  # type: ignore[misc]
+                doc[first:end], with_alignments=True
+            ):
+                matches.append((match_id, first + start, first + stop, alignment))
     finally:
         doc.from_array(_ENT_ATTRS, own_ents)  # type: ignore[arg-type]
     found: dict[tuple[int, int], tuple[int, Relation]] = {}  # a pair of mentions -> its rule
-    for match_id, start, end, alignment in matches:  # type: ignore[misc]
+    for match_id, start, end, alignment in matches:
         index = int(doc.vocab.strings[match_id])
         rule = rules[index]
         pair = _pair(rule, start, end, alignment, args, sentence_of)

@@ -2,7 +2,8 @@
 
 One edge per (paper, entity): its type is ``PROPOSES`` when the paper introduces the entity and
 otherwise the default role of the entity's type; it carries the evidence sentence and offsets of
-the first mention in that role, the highest confidence and the number of mentions.
+the first mention in that role, the highest confidence and the number of mentions. Then one edge
+per (entity, type, entity) the papers' sentences state (:mod:`kg.graph.relations`).
 """
 
 from __future__ import annotations
@@ -10,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kg.models import Entity, Mention, Paper
+from kg.graph.relations import relation_links
+from kg.models import Entity, Mention, Paper, RelationMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
 from kg.resolve.readings import worth_a_node
 from kg.schema import (
@@ -83,6 +85,7 @@ def graph_data(
     entities: dict[str, Entity],
     min_concept_papers: int = MIN_CONCEPT_PAPERS,
     similar: dict[str, NeighbourLists] | Callable[[], dict[str, NeighbourLists]] | None = None,
+    relations: dict[str, list[RelationMention]] | None = None,
 ) -> dict[str, Any]:
     """The knowledge graph of ``papers`` as node-link data (``networkx.node_link_data`` with
     ``edges="links"``), nodes sorted by id and links by (source, target, key): exactly what
@@ -92,7 +95,8 @@ def graph_data(
     converting it back was a large part of an incremental build (measured: docs/benchmarks.md).
 
     ``similar`` may be a function that returns the text neighbours: a build's are computed in
-    another process, and the links are assembled here before they are needed.
+    another process, and the links are assembled here before they are needed. ``relations``:
+    the relations each paper states, which become entity→entity links between kept nodes.
     """
     linked = linking_papers(mentions_by_paper)
     keep = {
@@ -144,6 +148,12 @@ def graph_data(
                 link["evidence"] = f"{EVIDENCE_KIND}: {first.text}"
                 link[EVIDENCE_KIND_ATTR] = EVIDENCE_KIND
             links.append(link)
+    if relations:
+        between = relation_links(ordered, relations, label_of)
+        if between:
+            # Entity ids and paper ids interleave in (source, target, key) order: both lists
+            # are sorted, so this sort merges two runs.
+            links = sorted([*links, *between], key=_link_order)
     neighbours = (similar() if callable(similar) else similar) or {}
     nodes: list[dict[str, Any]] = [paper_attrs(p, neighbours.get(p.id)) for p in ordered]
     for eid in keep:
@@ -159,8 +169,8 @@ def graph_data(
             }
         )
     nodes.sort(key=lambda n: str(n[KEY]))
-    # The links are in (source, target, key) order already: papers by id, each paper's entities
-    # by id, one link per pair.
+    # The links are in (source, target, key) order: papers by id, each paper's entities by id,
+    # one link per pair, and the entity→entity links merged in.
     return {
         "directed": True,
         "multigraph": True,
@@ -170,13 +180,18 @@ def graph_data(
     }
 
 
+def _link_order(link: dict[str, Any]) -> tuple[str, str, str]:
+    return link["source"], link["target"], link["key"]
+
+
 def build_graph(
     papers: list[Paper],
     mentions_by_paper: dict[str, list[Mention]],
     entities: dict[str, Entity],
     min_concept_papers: int = MIN_CONCEPT_PAPERS,
     similar: dict[str, NeighbourLists] | None = None,
+    relations: dict[str, list[RelationMention]] | None = None,
 ) -> nx.MultiDiGraph:
     """The knowledge graph of ``papers`` (see :func:`graph_data`) as a networkx graph."""
-    data = graph_data(papers, mentions_by_paper, entities, min_concept_papers, similar)
+    data = graph_data(papers, mentions_by_paper, entities, min_concept_papers, similar, relations)
     return graph_from_data(data)

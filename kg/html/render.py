@@ -27,9 +27,9 @@ from kg.schema import (
     LABEL_ATTR,
     NAME,
     NODE_STYLE,
+    REL_TYPES,
     TYPE_ATTR,
     Label,
-    Rel,
 )
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
@@ -41,7 +41,7 @@ EXCERPT_MAX = 320  # characters of abstract / evidence shown in a tooltip
 #: Unicode look-alikes of the vis shapes, for the legend.
 SHAPE_SYMBOL = {"dot": "●", "diamond": "◆", "triangle": "▲", "square": "■", "star": "★"}
 _LABELS = {label.value: label for label in Label}
-_RELS = {rel.value: rel for rel in Rel}
+_RELS = REL_TYPES
 _UNKNOWN_STYLE = {"color": "#777777", "shape": "dot"}
 
 
@@ -107,13 +107,18 @@ def _entity_tip(attrs: dict[str, Any], label: str) -> list[list[str]]:
 
 def _edge_tip(G: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any], rel: str) -> list:
     tip = [["h", f"{G.nodes[u].get(NAME, u)} —{rel}→ {G.nodes[v].get(NAME, v)}"]]
-    if attrs.get("evidence"):
-        tip.append(["p", "“" + shorten(attrs["evidence"], EXCERPT_MAX) + "”"])
+    evidence = attrs.get("evidence")
+    # An entity→entity link keeps a few papers' sentences (a list): the first one is shown.
+    first = evidence[0] if isinstance(evidence, list) and evidence else evidence
+    if first:
+        tip.append(["p", "“" + shorten(first, EXCERPT_MAX) + "”"])
     bits = []
     if attrs.get("confidence") is not None:
         bits.append(f"confidence {float(attrs['confidence']):.2f}")
     if attrs.get("count"):
         bits.append(f"{attrs['count']} mention{'s' if attrs['count'] != 1 else ''}")
+    if attrs.get("papers"):
+        bits.append(f"{len(attrs['papers'])} paper{'s' if len(attrs['papers']) != 1 else ''}")
     if bits:
         tip.append(["m", " · ".join(bits)])
     return tip

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
+from kg.schema import LABEL_ATTR, TYPE_ATTR, EntityRel, Label, Rel
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
@@ -16,13 +16,16 @@ def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, A
     """A node's properties and its links (with evidence), as plain data.
 
     For a paper the links are the entities it proposes, uses, evaluates on...; for an entity
-    they are the papers that link to it.
+    they are the papers that link to it. An entity's ``relations`` are its links to other
+    entities (:class:`~kg.schema.EntityRel`), both ways, with their evidence sentences.
     """
     attrs = {"id": node, **G.nodes[node]}  # node-link loading moves "id" into the node key
     is_paper = attrs[LABEL_ATTR] == Label.PAPER.value
     edges = G.out_edges(node, data=True) if is_paper else G.in_edges(node, data=True)
     links = []
     for u, v, e in edges:
+        if u != node and G.nodes[u][LABEL_ATTR] != Label.PAPER.value:
+            continue  # an entity→entity relation: in "relations"
         other = v if is_paper else u
         o = G.nodes[other]
         links.append(
@@ -42,7 +45,38 @@ def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, A
     links.sort(
         key=lambda x: (rel_order.index(x["type"]), x["label"], x["name"].casefold(), x["id"])
     )
-    return {"node": attrs, "links": links[:limit], "total_links": len(links)}
+    out = {"node": attrs, "links": links[:limit], "total_links": len(links)}
+    if not is_paper:
+        out["relations"] = entity_relations(G, node)[:limit]
+    return out
+
+
+def entity_relations(G: nx.MultiDiGraph, node: str) -> list[dict[str, Any]]:
+    """The entity→entity links of ``node`` (``direction`` "out": it is the source), most
+    papers first."""
+    kinds = {r.value for r in EntityRel}
+    out = []
+    for direction, edges in (("out", G.out_edges(node, data=True)),
+                             ("in", G.in_edges(node, data=True))):  # fmt: skip
+        for u, v, e in edges:
+            if e.get(TYPE_ATTR) not in kinds:
+                continue
+            other = v if direction == "out" else u
+            o = G.nodes[other]
+            out.append(
+                {
+                    "type": e[TYPE_ATTR],
+                    "direction": direction,
+                    "id": other,
+                    "label": o[LABEL_ATTR],
+                    "name": o.get("name") or other,
+                    "papers": list(e.get("papers") or []),
+                    "evidence": list(e.get("evidence") or []),
+                    "count": e.get("count", 1),
+                }
+            )
+    out.sort(key=lambda x: (-len(x["papers"]), x["type"], x["direction"], x["id"]))
+    return out
 
 
 def graph_counts(G: nx.MultiDiGraph) -> dict[str, Any]:
@@ -65,7 +99,7 @@ def _counts(nodes: Counter[str], edges: Counter[str]) -> dict[str, Any]:
     return {
         "papers": nodes.get(Label.PAPER.value, 0),
         "entities": {lab.value: nodes.get(lab.value, 0) for lab in Label if lab != Label.PAPER},
-        "edges": {r.value: edges.get(r.value, 0) for r in Rel},
+        "edges": {r.value: edges.get(r.value, 0) for r in (*Rel, *EntityRel)},
     }
 
 

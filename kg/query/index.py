@@ -54,7 +54,10 @@ class PaperIndex:
             if attrs[LABEL_ATTR] == Label.PAPER.value:
                 node["snippet"] = (attrs.get("abstract") or "")[:70]
             idx.nodes[n] = node
+        paper_ids = {n for n, node in idx.nodes.items() if node["label"] == Label.PAPER.value}
         for u, v, attrs in G.edges(data=True):
+            if u not in paper_ids:
+                continue  # an entity→entity relation, not a paper's link (which kg related counts)
             idx.links.setdefault(u, []).append((v, attrs[TYPE_ATTR]))
             idx.backlinks.setdefault(v, []).append(u)
         for lst in idx.links.values():

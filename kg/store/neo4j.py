@@ -21,6 +21,10 @@ empty meanwhile, unlike with ``replace=True``, and a sync killed half-way conver
 again. ``sync=False`` (the library's default, as before) only adds and updates
 (``SET n +=``).
 
+Relationships run from papers to entities (:class:`kg.schema.Rel`) and between entities
+(:class:`kg.schema.EntityRel`: ``USED_FOR``, ``IS_A``, ..., whose ``papers`` and ``evidence``
+are lists); loading, syncing and deleting treat both alike.
+
 Labels and relationship types come from :mod:`kg.schema` (never from user input); every value
 reaches Cypher as a parameter. Every failure becomes one readable :class:`kg.errors.Neo4jError`.
 """
@@ -41,10 +45,17 @@ from kg.schema import (
     KEY,
     LABEL_ATTR,
     NAME,
+    REL_TYPES,
     TYPE_ATTR,
+    EntityRel,
     Label,
     Rel,
 )
+
+#: A relationship type: from a paper to an entity, or between two entities.
+RelType = Rel | EntityRel
+#: Every relationship type kg writes (what a sync or a replace may remove).
+ALL_RELS: tuple[RelType, ...] = (*Rel, *EntityRel)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_USER = "neo4j"
@@ -251,7 +262,7 @@ class GraphRows:
     label). Node rows are ``{"id", "props"}``; relationship rows ``{"src", "dst", "props"}``."""
 
     nodes: dict[Label, list[dict[str, Any]]]
-    rels: dict[tuple[Rel, Label, Label], list[dict[str, Any]]]
+    rels: dict[tuple[RelType, Label, Label], list[dict[str, Any]]]
 
     @property
     def node_count(self) -> int:
@@ -313,14 +324,13 @@ def graph_to_rows(G: nx.MultiDiGraph) -> GraphRows:
         props[KEY] = node_id
         props.setdefault(NAME, attrs.get("display_name") or node_id)
         nodes.setdefault(label, []).append({"id": node_id, "props": dict(sorted(props.items()))})
-    rels: dict[tuple[Rel, Label, Label], list[dict[str, Any]]] = {}
+    rels: dict[tuple[RelType, Label, Label], list[dict[str, Any]]] = {}
     for u, v, key, attrs in sorted(
         G.edges(keys=True, data=True), key=lambda e: (str(e[0]), str(e[1]), str(e[2]))
     ):
-        try:
-            rel = Rel(attrs.get(TYPE_ATTR) or key)
-        except ValueError:
-            raise Neo4jError(f"edge {u!r} -> {v!r} has no kg type (got {key!r})") from None
+        rel = REL_TYPES.get(attrs.get(TYPE_ATTR) or key)
+        if rel is None:
+            raise Neo4jError(f"edge {u!r} -> {v!r} has no kg type (got {key!r})")
         props = {k: _value(x) for k, x in attrs.items() if k != TYPE_ATTR}
         row = {
             "src": str(G.nodes[u].get(KEY, u)),
@@ -370,7 +380,7 @@ def node_statement(label: Label, sync: bool = False) -> str:
     )
 
 
-def rel_statement(rel: Rel, src: Label, dst: Label, sync: bool = False) -> str:
+def rel_statement(rel: RelType, src: Label, dst: Label, sync: bool = False) -> str:
     """Upsert ``$rows`` of ``rel`` from ``src`` to ``dst`` nodes; with ``sync`` as in
     :func:`node_statement` (``removed``: the properties that went)."""
     merge = (
@@ -387,7 +397,7 @@ def rel_statement(rel: Rel, src: Label, dst: Label, sync: bool = False) -> str:
     )
 
 
-def stale_rels_statement(rel: Rel) -> str:
+def stale_rels_statement(rel: RelType) -> str:
     """Delete up to ``$limit`` relationships of ``rel`` between kg nodes whose
     ``source id + $sep + target id`` is not in ``$keep``. (kg ids are unique across labels:
     an entity's starts with its type.)"""
@@ -477,6 +487,12 @@ def delete_kg_nodes(conn: Neo4jConnection, batch_size: int = DEFAULT_BATCH_SIZE)
             "WITH r LIMIT $limit DELETE r RETURN count(*) AS deleted")
     while conn.write(rels, limit=batch_size * 5)[0]["deleted"]:
         pass
+    # Then those between kg's entities (USED_FOR, ...), for the same reason.
+    between = "|".join(_q(kind.value) for kind in EntityRel)
+    rels = (f"MATCH (a)-[r:{between}]->(b) WHERE a.{MANAGED} = true AND b.{MANAGED} = true "
+            "WITH r LIMIT $limit DELETE r RETURN count(*) AS deleted")
+    while conn.write(rels, limit=batch_size * 5)[0]["deleted"]:
+        pass
     total = 0
     for label in (Label.PAPER, *ENTITY_LABELS):
         while True:
@@ -508,7 +524,7 @@ def delete_stale(
 ) -> tuple[int, int]:
     """Delete the kg relationships, then the kg nodes, that ``rows`` no longer has, in batches
     of bounded transactions. Returns (nodes, relationships) deleted."""
-    keep_rels: dict[Rel, list[str]] = {rel: [] for rel in Rel}
+    keep_rels: dict[RelType, list[str]] = {rel: [] for rel in ALL_RELS}
     for (rel, _, _), rel_rows in rows.rels.items():
         keep_rels[rel].extend(r["src"] + _REL_KEY_SEP + r["dst"] for r in rel_rows)
     rels = sum(
@@ -608,6 +624,11 @@ def count_kg_graph(conn: Neo4jConnection) -> dict[str, dict[str, int]]:
         )[0]["c"]
         for rel in Rel
     }
+    for kind in EntityRel:
+        rels[kind.value] = conn.read(
+            f"MATCH (a)-[r:{_q(kind.value)}]->(b) WHERE a.{MANAGED} = true "
+            f"AND b.{MANAGED} = true RETURN count(r) AS c"
+        )[0]["c"]
     return {"nodes": nodes, "rels": rels}
 
 

@@ -90,16 +90,45 @@ def _most_used(result: QueryResult, G: nx.MultiDiGraph) -> None:
     assert counts == sorted(counts, reverse=True)
 
 
-@check("methods_for_task")
-def _methods_for_task(result: QueryResult, G: nx.MultiDiGraph) -> None:
-    t = entity_by_name(G, "Task", result.params["task"])
+def co_occurring(G: nx.MultiDiGraph, t: str) -> Counter[str]:
+    """Method -> the papers that address task ``t`` and use or propose it."""
     use: Counter[str] = Counter()
     for p in papers(G):
         if t in linked(G, p, "Task", {"ADDRESSES", "PROPOSES"}):
             for m in linked(G, p, "Method", {"USES", "PROPOSES"}):
                 use[m] += 1
+    return use
+
+
+@check("methods_cooccurring_with_task")
+def _methods_cooccurring(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    use = co_occurring(G, entity_by_name(G, "Task", result.params["task"]))
     expected = sorted((-n, G.nodes[m]["name"]) for m, n in use.items())[:25]
     assert expected and [(-r["papers"], r["method"]) for r in result.rows] == expected
+
+
+@check("methods_for_task")
+def _methods_for_task(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    t = entity_by_name(G, "Task", result.params["task"])
+    use = co_occurring(G, t)
+    stated = {u: G.edges[u, t, "USED_FOR"] for u, _, k in G.in_edges(t, keys=True)
+              if k == "USED_FOR" and label(G, u) == "Method"}
+    expected = sorted((-len(stated[m]["papers"]) if m in stated else 0, -use[m],
+                       G.nodes[m]["name"]) for m in set(use) | set(stated))[:25]
+    got = [(-r["stated"], -r["papers"], r["method"]) for r in result.rows]
+    assert expected and got == expected
+    for r in result.rows:  # a stated use comes with its sentence
+        assert bool(r["stated"]) == bool(r["evidence"])
+
+
+@check("evaluated_on")
+def _evaluated_on(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    d = entity_by_name(G, "Dataset", result.params["dataset"])
+    stated = {u: a for u, _, k, a in G.in_edges(d, keys=True, data=True) if k == "EVALUATED_ON"}
+    expected = sorted((-len(a["papers"]), G.nodes[m]["name"], a["evidence"][0])
+                      for m, a in stated.items())
+    got = [(-r["papers"], r["method"], r["evidence"]) for r in result.rows]
+    assert expected and got == expected
 
 
 @check("tasks_for_method")
@@ -218,7 +247,13 @@ def derived_params(name: str, G: nx.MultiDiGraph) -> dict[str, Any]:
         return {"paper": hub, "k": 10}
     if name == "papers_on_dataset":
         return {"dataset": most(G, "Dataset", lambda d: G.in_degree(d))}
-    if name == "methods_for_task":
+    if name == "methods_for_task":  # a task some method is stated to be used for, if any
+        return {"task": most(G, "Task", lambda t: 10_000 * sum(
+            k == "USED_FOR" for _, _, k in G.in_edges(t, keys=True)) + task_methods(t))}
+    if name == "evaluated_on":  # a dataset some method is stated to be evaluated on
+        return {"dataset": most(G, "Dataset", lambda d: sum(
+            k == "EVALUATED_ON" for _, _, k in G.in_edges(d, keys=True)))}
+    if name == "methods_cooccurring_with_task":
         return {"task": most(G, "Task", task_methods)}
     if name == "tasks_for_method":
         return {"method": most(G, "Method", method_tasks)}

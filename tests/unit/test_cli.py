@@ -139,6 +139,11 @@ def test_extract_jsonl_offsets(tmp_path: Path, runner: CliRunner) -> None:
             assert rec["text"][m["start"] : m["end"]] == m["text"]
             assert m["type"] in {"Method", "Task", "Dataset", "Metric", "Concept"}
             assert m["entity"].startswith(m["type"].lower() + ":")
+    # Relations name their arguments by index into "mentions" ("FooNet, a sparse encoder").
+    stated = {(rec["mentions"][r["head"]]["text"], r["type"], rec["mentions"][r["tail"]]["text"])
+              for rec in records for r in rec["relations"]}
+    assert ("FooNet", "IS_A", "sparse encoder") in stated
+    assert all(r["evidence"] for rec in records for r in rec["relations"])
 
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf"])

@@ -175,9 +175,10 @@ def test_load_replace_deletes_kg_nodes_first() -> None:
     load_graph_into_neo4j(small_graph(2), conn, replace=True)
     deletes = [i for i, (q, _) in enumerate(conn.calls) if "DELETE" in q]
     merges = [i for i, (q, _) in enumerate(conn.calls) if "MERGE" in q]
-    # Relationships first (one query), then each label's nodes; all before any MERGE.
-    assert "DELETE r" in conn.calls[deletes[0]][0]
-    assert len(deletes) == 2 + len(ENTITY_LABELS) and max(deletes) < min(merges)
+    # Relationships first (one query from papers, one between entities), then each label's
+    # nodes; all before any MERGE.
+    assert "DELETE r" in conn.calls[deletes[0]][0] and "DELETE r" in conn.calls[deletes[1]][0]
+    assert len(deletes) == 3 + len(ENTITY_LABELS) and max(deletes) < min(merges)
 
 
 def test_load_without_replace_deletes_nothing() -> None:

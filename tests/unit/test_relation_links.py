@@ -1,0 +1,138 @@
+"""Entity→entity relations from extraction rows to the graph file, Neo4j rows and the views."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kg.cache import ExtractionCache
+from kg.extract.rows import doc_mentions, doc_relations, raw_rows, split_rows
+from kg.graph.assemble import graph_data
+from kg.graph.relations import MAX_EVIDENCE, relation_links
+from kg.models import Entity, Mention, Paper, RelationMention
+from kg.query.explore import data_counts, describe_node
+from kg.query.index import PaperIndex
+from kg.schema import EntityRel, Label, Rel
+from kg.store.file import graph_from_data, graph_to_data
+from kg.store.neo4j import graph_to_rows, rel_statement
+
+TEXT = "We propose GRPO, a reinforcement learning method for math reasoning."
+
+
+def found(text: str, label: str, role: str = "USES") -> dict[str, Any]:
+    start = TEXT.index(text)
+    return {"start": start, "end": start + len(text), "text": text, "label": label,
+            "role": role, "sent_start": 0, "sent_end": len(TEXT), "canonical": "",
+            "confidence": 0.9, "source": "model"}
+
+
+MENTIONS = [found("GRPO", "Method", "PROPOSES"), found("reinforcement learning", "Method"),
+            found("math reasoning", "Task")]
+RELATIONS = [{"head": 0, "tail": 1, "type": "IS_A", "evidence": TEXT, "confidence": 0.8,
+              "rule": "appositive"},
+             {"head": 0, "tail": 2, "type": "USED_FOR", "evidence": TEXT, "confidence": 0.7,
+              "rule": "for"}]
+
+
+def test_rows_carry_relations_through_the_cache(tmp_path: Any) -> None:
+    rows = raw_rows(MENTIONS, RELATIONS)
+    mention_rows, relation_rows = split_rows(rows)
+    assert len(mention_rows) == 3 and len(relation_rows) == 2
+    cache = ExtractionCache(tmp_path, "model:v1")
+    cache.put_many([(TEXT, rows)])
+    back = ExtractionCache(tmp_path, "model:v1").get_many([TEXT])[TEXT]
+    assert back == rows
+    ms = doc_mentions(TEXT, back)
+    assert [m.text for m in ms] == ["GRPO", "reinforcement learning", "math reasoning"]
+    rels = doc_relations(back, ms)
+    assert [(r.head.text, r.type, r.tail.text) for r in rels] == [
+        ("GRPO", "IS_A", "reinforcement learning"), ("GRPO", "USED_FOR", "math reasoning")]
+    assert rels[0].head is ms[0]  # the same objects: resolution's entities reach the relations
+    assert split_rows(raw_rows(MENTIONS)) == (raw_rows(MENTIONS), [])
+    assert doc_relations(raw_rows(MENTIONS), ms) == []
+
+
+def mention(entity: str, label: Label, sentence: str = "s") -> Mention:
+    return Mention(0, 1, entity, label, Rel.USES, sentence, entity=entity)
+
+
+LABELS = {"method:grpo": Label.METHOD, "method:rl": Label.METHOD, "task:math": Label.TASK,
+          "dataset:gsm8k": Label.DATASET}
+
+
+def test_one_link_per_source_type_target() -> None:
+    grpo, rl, math = (mention(e, LABELS[e]) for e in ("method:grpo", "method:rl", "task:math"))
+    papers = [Paper(f"p{i}", "") for i in (3, 1, 2, 4, 5)]
+    by_paper = {
+        f"p{i}": [RelationMention(grpo, "USED_FOR", math, f"sentence {i}", 0.1 * i)]
+        for i in (1, 2, 3, 4, 5)
+    }
+    by_paper["p1"].append(RelationMention(grpo, "USED_FOR", math, "sentence 1b", 0.2))
+    by_paper["p1"].append(RelationMention(grpo, "IS_A", rl, "GRPO, an RL method.", 0.8))
+    links = relation_links(papers, by_paper, LABELS)
+    assert [(x["source"], x["type"], x["target"]) for x in links] == [
+        ("method:grpo", "IS_A", "method:rl"), ("method:grpo", "USED_FOR", "task:math")]
+    used = links[1]
+    assert used["papers"] == ["p1", "p2", "p3", "p4", "p5"] and used["count"] == 6
+    assert used["evidence"] == ["sentence 1", "sentence 2", "sentence 3"][:MAX_EVIDENCE]
+    assert used["confidence"] == 0.5 and used["key"] == "USED_FOR"
+
+
+def test_links_the_schema_does_not_allow_are_left_out() -> None:
+    grpo, math = mention("method:grpo", Label.METHOD), mention("task:math", Label.TASK)
+    gsm, gone = mention("dataset:gsm8k", Label.DATASET), mention("method:gone", Label.METHOD)
+    stated = [
+        RelationMention(grpo, "USED_FOR", grpo, "self", 1.0),  # one entity: no loop
+        RelationMention(math, "USED_FOR", grpo, "task for method", 1.0),  # not a schema triple
+        RelationMention(grpo, "IS_A", gsm, "a method is no dataset", 1.0),
+        RelationMention(grpo, "COMPARED_WITH", gone, "not a node", 1.0),
+        RelationMention(grpo, "USES", math, "a paper's type", 1.0),
+        RelationMention(grpo, "EVALUATED_ON", gsm, "kept", 1.0),
+    ]
+    links = relation_links([Paper("p", "")], {"p": stated}, LABELS)
+    assert [x["evidence"] for x in links] == [["kept"]]
+
+
+def small_graph() -> dict[str, Any]:
+    papers = [Paper("paper:b", "x"), Paper("paper:a", "y")]
+    ents = {e: Entity(e, lab, e.split(":")[1]) for e, lab in LABELS.items()}
+    grpo, math = mention("method:grpo", Label.METHOD), mention("task:math", Label.TASK)
+    gsm = mention("dataset:gsm8k", Label.DATASET)
+    mentions = {"paper:a": [grpo, math], "paper:b": [mention("method:grpo", Label.METHOD), gsm]}
+    relations = {"paper:a": [RelationMention(grpo, "USED_FOR", math, "GRPO for math.", 0.9)],
+                 "paper:b": [RelationMention(grpo, "EVALUATED_ON", gsm, "On GSM8K.", 0.6)]}
+    return graph_data(papers, mentions, ents, relations=relations)
+
+
+def test_graph_data_merges_relation_links_in_file_order() -> None:
+    data = small_graph()
+    keys = [(x["source"], x["target"], x["key"]) for x in data["links"]]
+    assert keys == sorted(keys)
+    assert ("method:grpo", "task:math", "USED_FOR") in keys
+    # What a build writes is what saving its networkx graph writes.
+    assert graph_to_data(graph_from_data(data))["links"] == data["links"]
+    assert data_counts(data)["edges"]["USED_FOR"] == 1
+    assert data_counts(data)["edges"]["EVALUATED_ON"] == 1
+
+
+def test_neo4j_rows_and_statement_for_relations() -> None:
+    rows = graph_to_rows(graph_from_data(small_graph()))
+    [row] = rows.rels[(EntityRel.USED_FOR, Label.METHOD, Label.TASK)]
+    assert row == {"src": "method:grpo", "dst": "task:math",
+                   "props": {"confidence": 0.9, "count": 1, "evidence": ["GRPO for math."],
+                             "papers": ["paper:a"]}}
+    stmt = rel_statement(EntityRel.USED_FOR, Label.METHOD, Label.TASK, sync=True)
+    assert "MERGE (a)-[r:`USED_FOR`]->(b)" in stmt and "row.props" in stmt
+
+
+def test_views_keep_papers_links_apart_from_relations() -> None:
+    G = graph_from_data(small_graph())
+    info = describe_node(G, "task:math")
+    assert [x["id"] for x in info["links"]] == ["paper:a"]
+    assert [(x["type"], x["direction"], x["id"]) for x in info["relations"]] == [
+        ("USED_FOR", "in", "method:grpo")]
+    grpo = describe_node(G, "method:grpo")
+    assert {x["id"] for x in grpo["links"]} == {"paper:a", "paper:b"}
+    assert len(grpo["relations"]) == 2
+    idx = PaperIndex.from_graph(G)
+    assert "method:grpo" not in idx.links
+    assert idx.backlinks["task:math"] == ["paper:a"]
