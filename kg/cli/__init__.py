@@ -48,7 +48,7 @@ def main(traceback: bool) -> None:
 
 def _register() -> None:
     # Imported here, after `main` exists, because each command module adds itself to it.
-    from kg.cli import cache_cmds, core, eval_cmds, html_cmds, neo4j_cmds  # noqa: F401
+    from kg.cli import cache_cmds, core, eval_cmds, explore_cmds, html_cmds, neo4j_cmds  # noqa: F401
 
 
 _register()

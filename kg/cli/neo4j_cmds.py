@@ -146,6 +146,19 @@ param_option = click.option(
 )
 
 
+@query.command("style")
+def query_style() -> None:
+    """Print kg's style for the Neo4j Browser (GraSS: colours, sizes, captions = name).
+
+    \b
+    In the Browser, type :style and paste it, or drop the file on the style panel:
+      kg query style > kg.grass
+    """
+    from kg.query.style import shipped_style
+
+    click.echo(shipped_style(), nl=False)
+
+
 @query.command("list")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def query_list(as_json: bool) -> None:
