@@ -327,7 +327,8 @@ def test_wheel_ships_the_cypher_files(tmp_path: Path) -> None:
     wheel = next(tmp_path.glob("kg-*.whl"))
     names = zipfile.ZipFile(wheel).namelist()
     shipped = sorted(Path(n).name for n in names if n.startswith("kg/cypher/"))
-    assert shipped == sorted(p.name for p in (REPO / "kg" / "cypher").glob("*.cypher"))
+    cypher = REPO / "kg" / "cypher"
+    assert shipped == sorted(p.name for p in [*cypher.glob("*.cypher"), *cypher.glob("*.grass")])
 
 
 # --------------------------------------------------------------------------- CLI, no server

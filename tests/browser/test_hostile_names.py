@@ -1,6 +1,7 @@
 """Hostile names (HTML, JavaScript, Cypher metacharacters) stay data: in the HTML export, opened
 in headless Chromium, nothing executes and the text shows as written; in Neo4j they are
-stored as given and read back equal."""
+stored as given and read back equal. (Here, beside the other Chromium tests, whose browser it
+shares: Playwright's sync API runs once per process.)"""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kg.schema import LABEL_ATTR, Label
-from tests.browser.conftest import browser, offline_page  # noqa: F401
 from tests.integration.conftest import empty_db, neo4j_conn, neo4j_uri  # noqa: F401
 
 #: Each one sets window.__pwned (or opens a dialog) if it ever runs as code.
