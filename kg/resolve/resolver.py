@@ -212,6 +212,7 @@ class Resolver:
         }
         # An acronym no abstract defines goes to the long form kg's list gives it ("KL" to "KL
         # divergence", "T2I" to "text-to-image generation"), so it joins that entity.
+        self.listed_long_forms = set()
         for acr, (_, long_form) in self.acronyms.items():
             if acr not in expand and acr in self.papers:
                 expand[acr] = normalize_key(long_form)
@@ -295,8 +296,6 @@ class Resolver:
             and reads_as_measure(key, name)
         ):
             label = Label.METRIC
-        # An acronym that no abstract defines, which kg's list knows the meaning of ("KL": the KL
-        # divergence, a concept; "T2I": a task): its type and a name that says what it is.
         if label == Label.METHOD and _variant_of_dataset(key):  # "AIME24", coined-looking
             label = Label.DATASET
         elif label == Label.TASK and key not in self.known:
@@ -305,6 +304,8 @@ class Resolver:
                 label = Label.CONCEPT if describes(name.rpartition(" ")[0]) else Label.METHOD
             elif rated(name):  # "diverse reasoning", "efficient reasoning": a description
                 label = Label.CONCEPT
+        # An acronym that no abstract defines, which kg's list knows the meaning of ("KL": the KL
+        # divergence, a concept; "T2I": a task): its type and a name that says what it is.
         meaning = next((self.acronyms[k] for k in raw if k in self.acronyms), None)
         if meaning is not None:
             label = meaning[0]
@@ -314,9 +315,7 @@ class Resolver:
             label = _dataset_or_not(key, name)
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
-        if meaning is not None:
-            pass
-        elif label in NAMED_TYPES and not named and key not in self.known:
+        if meaning is None and label in NAMED_TYPES and not named and key not in self.known:
             reads_as = _READS_AS.get(label, reads_as_technique)
             # A method or metric the recogniser typed needs no second paper: the head says
             # enough ("softmax self-attention" is no name but a method all the same, "language
@@ -339,7 +338,7 @@ class Resolver:
             )
             if not (reads or agreed):
                 label = Label.CONCEPT
-        elif is_model_class(key, forms):  # "Multimodal Large Language Models" is no task either
+        elif meaning is None and is_model_class(key, forms):  # "Multimodal LLMs": no task either
             label = Label.CONCEPT
         if label in NAMED_TYPES:
             generic = self.generic_names
