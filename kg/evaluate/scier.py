@@ -40,6 +40,7 @@ from kg.evaluate.scierc import (
     kg_to_scierc,
     read_docs,
     score,
+    score_rows,
 )
 from kg.models import Mention
 
@@ -190,19 +191,7 @@ def run(
 
 def format_table(scores: Scores, title: str = "") -> str:
     """A plain-text table: one row per SciER type, exact and relaxed P/R/F1 (percent)."""
-    head = (
-        f"{'type':<16} {'gold':>5} {'pred':>5} | {'P':>5} {'R':>5} {'F1':>5} | "
-        f"{'rP':>5} {'rR':>5} {'rF1':>5}"
-    )
-    lines = [title] if title else []
-    lines += [head, "-" * len(head)]
-    for t in (*SCIER_TYPES, "micro"):
-        e, r = scores.exact[t], scores.relaxed[t]
-        lines.append(
-            f"{t:<16} {e.tp + e.fn:>5} {e.tp + e.fp:>5} | {100 * e.precision:5.1f} "
-            f"{100 * e.recall:5.1f} {100 * e.f1:5.1f} | {100 * r.precision:5.1f} "
-            f"{100 * r.recall:5.1f} {100 * r.f1:5.1f}"
-        )
+    lines = score_rows(scores, SCIER_TYPES, title, width=16)
     lines.append(
         f"{scores.n_docs} papers; exact = same span and type, relaxed = same type and "
         "overlapping (one-to-one). kg's Metric and Concept mentions not scored."

@@ -377,21 +377,28 @@ def run(
     return evaluate(extract, docs, predictions)
 
 
-def format_table(scores: Scores, title: str = "") -> str:
-    """A plain-text table: one row per type, exact and relaxed P/R/F1 (percent)."""
+def score_rows(scores: Scores, types: Sequence[str], title: str = "", width: int = 20) -> list[str]:
+    """A title, a header and one row per type and for "micro": exact and relaxed P/R/F1
+    (percent), gold and predicted counts. :func:`format_table`'s body, and SciER's."""
     head = (
-        f"{'type':<20} {'gold':>5} {'pred':>5} | {'P':>5} {'R':>5} {'F1':>5} | "
+        f"{'type':<{width}} {'gold':>5} {'pred':>5} | {'P':>5} {'R':>5} {'F1':>5} | "
         f"{'rP':>5} {'rR':>5} {'rF1':>5}"
     )
     lines = [title] if title else []
     lines += [head, "-" * len(head)]
-    for t in (*SCORED_TYPES, "micro"):
+    for t in (*types, "micro"):
         e, r = scores.exact[t], scores.relaxed[t]
         lines.append(
-            f"{t:<20} {e.tp + e.fn:>5} {e.tp + e.fp:>5} | {100 * e.precision:5.1f} "
+            f"{t:<{width}} {e.tp + e.fn:>5} {e.tp + e.fp:>5} | {100 * e.precision:5.1f} "
             f"{100 * e.recall:5.1f} {100 * e.f1:5.1f} | {100 * r.precision:5.1f} "
             f"{100 * r.recall:5.1f} {100 * r.f1:5.1f}"
         )
+    return lines
+
+
+def format_table(scores: Scores, title: str = "") -> str:
+    """A plain-text table: one row per type, exact and relaxed P/R/F1 (percent)."""
+    lines = score_rows(scores, SCORED_TYPES, title)
     s = scores.span
     lines.append(
         f"{'(untyped spans)':<20} {s.tp + s.fn:>5} {s.tp + s.fp:>5} | {100 * s.precision:5.1f} "

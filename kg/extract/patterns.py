@@ -24,10 +24,14 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.extract.lexicon import DATA, Lexicon, read_data_lines
 from kg.extract.names import COINED
+
+if TYPE_CHECKING:
+    from spacy.matcher import Matcher
+    from spacy.vocab import Vocab
 
 PATTERNS = DATA / "patterns"
 RULES_FILE = PATTERNS / "rules.jsonl"
@@ -141,3 +145,14 @@ def load_rules(
             raise PatternError(f"{path.name} line {number}: {exc}") from None
         families.setdefault(row["label"], []).append(pattern)
     return families
+
+
+def numbered_matcher(vocab: Vocab, patterns: list[list[dict[str, Any]]]) -> Matcher:
+    """A spaCy ``Matcher`` with one rule per pattern, named by its index in ``patterns`` (a
+    match's id, looked up in ``vocab.strings``, gives the rule back)."""
+    from spacy.matcher import Matcher
+
+    matcher = Matcher(vocab)
+    for i, pattern in enumerate(patterns):
+        matcher.add(str(i), [pattern])
+    return matcher

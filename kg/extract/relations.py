@@ -33,7 +33,14 @@ from spacy.tokens import Doc, Span, Token
 from spacy.vocab import Vocab
 
 from kg.extract.lexicon import load_lexicon, read_data_lines
-from kg.extract.patterns import PATTERNS, PatternError, expand, pattern_values, read_jsonl
+from kg.extract.patterns import (
+    PATTERNS,
+    PatternError,
+    expand,
+    numbered_matcher,
+    pattern_values,
+    read_jsonl,
+)
 from kg.extract.patterns import token_shapes as kg_token_shapes
 from kg.extract.spans import DERIVED_SOURCES
 from kg.schema import Rel
@@ -182,10 +189,7 @@ def load_relation_rules(
 @lru_cache(maxsize=4)
 def _matcher(vocab: Vocab) -> tuple[Matcher, list[RelationRule]]:
     rules = load_relation_rules()
-    matcher = Matcher(vocab)
-    for i, rule in enumerate(rules):
-        matcher.add(str(i), [rule.pattern])
-    return matcher, rules
+    return numbered_matcher(vocab, [rule.pattern for rule in rules]), rules
 
 
 # -- stand-ins -------------------------------------------------------------------------------

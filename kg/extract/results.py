@@ -34,7 +34,7 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from kg.extract.lexicon import DATA, read_data_lines
-from kg.extract.patterns import PatternError, expand, read_jsonl
+from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import Arg, Mention, argument_tokens, proposed_mention, stand_ins
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
@@ -102,10 +102,7 @@ def load_result_rules(path: Path = RULES_FILE) -> list[ResultRule]:
 @lru_cache(maxsize=4)
 def _matcher(vocab: Vocab) -> tuple[Matcher, list[ResultRule]]:
     rules = load_result_rules()
-    matcher = Matcher(vocab)
-    for i, rule in enumerate(rules):
-        matcher.add(str(i), [rule.pattern])
-    return matcher, rules
+    return numbered_matcher(vocab, [rule.pattern for rule in rules]), rules
 
 
 def parse_number(text: str) -> float:

@@ -425,20 +425,25 @@ def test_only_concepts_worth_a_node_become_nodes() -> None:
     """Shared by both papers, an everyday word ("signals"), a generic name ("AI") and a
     description ("prior methods", "state-of-the-art") make no node; a rare word
     ("overfitting"), a task head ("retrieval") and a concept's phrase ("distribution shift") do."""
+    assert concept_nodes(
+        [
+            "signals",
+            "AI",
+            "prior methods",
+            "state-of-the-art",
+            "overfitting",
+            "retrieval",
+            "distribution shift",
+        ]
+    ) == {"overfitting", "retrieval", "distribution shift"}
+
+
+def concept_nodes(names: list[str]) -> set[str]:
+    """The Concept nodes of a graph whose two papers both mention each of ``names``."""
     papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(2)]
-    names = [
-        "signals",
-        "AI",
-        "prior methods",
-        "state-of-the-art",
-        "overfitting",
-        "retrieval",
-        "distribution shift",
-    ]
     mentions = {p.id: [mention(n, Label.CONCEPT) for n in names] for p in papers}
     G = build_graph(papers, mentions, resolve_entities(mentions))
-    kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
-    assert kept == {"overfitting", "retrieval", "distribution shift"}
+    return {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
 
 
 def _label(*texts: str, label: Label = Label.DATASET, papers: int = 1) -> tuple[Label, str]:
@@ -512,12 +517,9 @@ def test_a_head_alone_links_no_paper() -> None:
 
 
 def test_lone_hyphenated_adjectives_make_no_node() -> None:
-    papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(2)]
-    names = ["large-scale", "zero-shot", "1.5B", "in-context learning"]
-    mentions = {p.id: [mention(n, Label.CONCEPT) for n in names] for p in papers}
-    G = build_graph(papers, mentions, resolve_entities(mentions))
-    kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
-    assert kept == {"in-context learning"}
+    assert concept_nodes(["large-scale", "zero-shot", "1.5B", "in-context learning"]) == {
+        "in-context learning"
+    }
 
 
 def test_ways_of_training_are_methods_and_rated_tasks_descriptions() -> None:
@@ -528,12 +530,9 @@ def test_ways_of_training_are_methods_and_rated_tasks_descriptions() -> None:
 
 
 def test_words_every_abstract_uses_make_no_node() -> None:
-    papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(2)]
-    names = ["modalities", "scalability", "model parameters", "modality alignment"]
-    mentions = {p.id: [mention(n, Label.CONCEPT) for n in names] for p in papers}
-    G = build_graph(papers, mentions, resolve_entities(mentions))
-    kept = {a["name"] for _, a in G.nodes(data=True) if a["label"] == "Concept"}
-    assert kept == {"modality alignment"}
+    assert concept_nodes(
+        ["modalities", "scalability", "model parameters", "modality alignment"]
+    ) == {"modality alignment"}
 
 
 def test_an_established_dataset_is_proposed_only_by_a_paper_its_title_names() -> None:
