@@ -34,6 +34,7 @@ from kg.store.file import graph_from_data, write_graph_data
 if TYPE_CHECKING:  # networkx is imported where a graph object is made: a build writes plain data
     import networkx as nx
 
+    from kg.distributed import DaskExtractor
     from kg.graph.similarity import NeighbourLists
 
 Progress = Callable[[int], None]
@@ -73,6 +74,7 @@ def extract_and_resolve(
     progress: Progress | None = None,
     n_process: int = 0,
     warm: WarmExtractor | None = None,
+    remote: DaskExtractor | None = None,
 ) -> tuple[dict[str, list[Mention]], dict[str, Entity], int, dict[str, list[RelationMention]]]:
     """Mentions per paper id and the entities they resolve to, using and filling the cache
     when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache,
@@ -84,6 +86,7 @@ def extract_and_resolve(
     resolved; the result is the same as resolving them all.
     ``warm``: a pipeline already loading in another process, used when few texts are new (it
     is closed either way). While it extracts them, the cached mentions are resolved here.
+    ``remote``: extract the new texts on a Dask cluster instead (:mod:`kg.distributed`).
     """
     texts = [p.abstract for p in papers]
     namespace = f"{model_name(model)}:{pipeline_version()}"
@@ -141,6 +144,8 @@ def extract_and_resolve(
         results: Iterable[list[RawMention]] = (
             elsewhere.result()
             if elsewhere is not None
+            else remote.raw_mentions(todo)
+            if remote is not None
             else Extractor(model, n_process=n_process or auto_processes(len(todo))).raw_mentions(
                 todo
             )
@@ -218,6 +223,7 @@ def _read_and_extract(
     n_process: int = 0,
     with_similarity: bool = False,
     keywords: bool = False,
+    dask: str | None = None,
 ) -> _Extracted:
     """The stages ``build`` and ``extract_records`` share: read, extract, resolve entities
     across the whole input, and name each paper.
@@ -229,10 +235,17 @@ def _read_and_extract(
     (which forked extraction workers then inherit). ``with_similarity`` computes the text
     similarity, which needs only the abstracts, in another process beside the extraction (the
     reader, once it has read). ``keywords``: link each paper to its author keywords
-    (:func:`kg.resolve.keywords.link_keywords`)."""
+    (:func:`kg.resolve.keywords.link_keywords`). ``dask``: the address of a Dask scheduler
+    whose workers extract the new texts (:mod:`kg.distributed`); then no pipeline is loaded
+    here."""
     inputs = list(inputs)
     incremental = ExtractionCache.exists(cache_dir) if cache_dir else False
-    warm = WarmExtractor(model) if incremental and parallel() else None
+    remote = None
+    if dask:
+        from kg.distributed import DaskExtractor
+
+        remote = DaskExtractor(dask, model)
+    warm = WarmExtractor(model) if incremental and parallel() and remote is None else None
     reader = (
         start_stages(_read_stages, inputs, strict, cache_dir, with_similarity)
         if not incremental and parallel()
@@ -240,13 +253,18 @@ def _read_and_extract(
     )
     try:
         if reader is not None:
-            Extractor(model)  # loads the pipeline (cached for the extraction) meanwhile
+            if remote is not None:
+                # Every text is new: connect now (after the fork), and the workers load the
+                # pipeline meanwhile. An incremental build connects only if a text is new.
+                remote.start()
+            else:
+                Extractor(model)  # loads the pipeline (cached for the extraction) meanwhile
             ingested = reader.next(last=not with_similarity)
         else:
             with paused_gc():
                 ingested = read_papers(inputs, strict=strict, memo_dir=cache_dir)
     except BaseException:
-        for process in (warm, reader):
+        for process in (warm, reader, remote):
             if process is not None:
                 process.close()
         raise
@@ -266,12 +284,15 @@ def _read_and_extract(
     tick = progress(len(papers)) if progress else None
     try:
         mentions, entities, cached, relations = extract_and_resolve(
-            papers, model, cache_dir, tick, n_process, warm
+            papers, model, cache_dir, tick, n_process, warm, remote
         )
     except BaseException:
         if side is not None:
             side.close()
         raise
+    finally:
+        if remote is not None:
+            remote.close()
     with paused_gc():
         own = len(papers) >= OWN_DEFINITIONS_MIN_PAPERS
         for p in papers:
@@ -296,6 +317,7 @@ def build(
     n_process: int = 0,
     keywords: bool = True,
     year: int | None = None,
+    dask: str | None = None,
 ) -> BuildResult:
     """Read ``inputs`` and build the knowledge graph.
 
@@ -303,7 +325,9 @@ def build(
     that is called with the number of papers done since the last call. ``n_process=0`` picks
     the number of extraction processes from the input size. ``keywords=False`` leaves the
     records' author keywords out of the graph: what every measurement of the extraction does.
-    ``year``: the year of papers whose record gives none.
+    ``year``: the year of papers whose record gives none. ``dask``: a Dask scheduler's
+    address (``tcp://10.0.0.5:8786``): its workers extract the texts the cache lacks, for the
+    same graph (the ``dask`` extra, :mod:`kg.distributed`).
     """
     x = _read_and_extract(
         inputs,
@@ -314,6 +338,7 @@ def build(
         n_process,
         with_similarity=True,
         keywords=keywords,
+        dask=dask,
     )
     assert x.similar is not None
     papers = x.ingested.papers

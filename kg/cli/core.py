@@ -135,6 +135,16 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
     type=click.IntRange(1800, 2099),
     help="The year of the papers whose record gives none (no year field, no year in the venue).",
 )
+@click.option(
+    "--dask",
+    "dask_address",
+    metavar="ADDRESS",
+    envvar="KG_DASK_SCHEDULER",
+    default=None,
+    help="Extract on the Dask cluster whose scheduler is at ADDRESS, e.g. "
+    "--dask tcp://10.0.0.5:8786; everything else runs here, for the same graph. Every worker "
+    "needs pip install 'kg[dask]' of this kg version [env KG_DASK_SCHEDULER].",
+)
 @model_option
 @json_option
 def build(
@@ -146,6 +156,7 @@ def build(
     jobs: int,
     keywords: bool,
     year: int | None,
+    dask_address: str | None,
     model: str | None,
     as_json: bool,
 ) -> None:
@@ -158,11 +169,14 @@ def build(
     Example:
       kg build seeds/ -o exports/graph.json
       kg build ../shared/data/corpora/iclr2026-alickzhu/ --jobs 2
+      kg build corpus/ --dask tcp://10.0.0.5:8786   # extraction on a Dask cluster
     """
     from kg.build import build as run_build
     from kg.cache import default_cache_dir
     from kg.runtime import tune_process
 
+    if dask_address and jobs:
+        raise click.UsageError("--jobs and --dask: the Dask workers are the extraction processes")
     tune_process(extraction=True)  # before any worker starts: they inherit it
     cache = None if no_cache else (cache_dir or default_cache_dir())
     result = run_build(
@@ -174,6 +188,7 @@ def build(
         n_process=jobs,
         keywords=keywords,
         year=year,
+        dask=dask_address,
     )
     result.save(output)
     report_problems(result.problems)

@@ -55,11 +55,13 @@ def test_every_import_outside_training_is_a_core_dependency(project: dict) -> No
     files = [p for p in (REPO / "kg").rglob("*.py") if "train" not in p.relative_to(REPO).parts]
     core = _requirement_names(project["dependencies"])
     # An extra's package is imported only where a command needs it, behind a readable error
-    # (matplotlib for kg trends --plot, in the plot extra).
+    # (matplotlib for kg trends --plot, in the plot extra; Dask for kg build --dask, in the
+    # dask extra, whose dask[distributed] brings distributed).
     plot = _requirement_names(project["optional-dependencies"]["plot"])
-    missing = _distributions(_imported_top_levels(files)) - core - plot
+    dask = _requirement_names(project["optional-dependencies"]["dask"]) | {"distributed"}
+    missing = _distributions(_imported_top_levels(files)) - core - plot - dask
     assert not missing, f"imported but not declared in dependencies: {sorted(missing)}"
-    assert not plot & core
+    assert not plot & core and not dask & core
 
 
 def test_training_only_packages_are_in_the_train_extra(project: dict) -> None:
