@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import math
 import random
 import re
 import sys
@@ -58,12 +57,13 @@ from kg.evaluate.related_metrics import (  # noqa: E402
     average_precision,
     mean,
     ndcg_at_k,
+    ndcg_at_share,
     precision_at_k,
 )
 
 FACETS = ("background", "method", "result")
 SEED = 20261129
-ALL_METHODS = ("kg", "tfidf", "bm25", "specter", "random")
+ALL_METHODS = ("kg", "kg-cv", "kg-graph", "tfidf", "bm25", "specter", "random")
 
 # The strongest TF-IDF setting found on CSFCube: character 3-5-grams within word boundaries
 # (robust to morphology: "bootstrapping" ~ "bootstrap"). A prototype text component.
@@ -321,181 +321,103 @@ def kg_scorer(G: Any) -> Scorer:
     return with_aliases(G, inner)
 
 
-# --------------------------------------------------------------------------- prototypes
-# Variants of kg's relatedness computed from the same graph (and the same texts), to find what
-# would close the gap to the text baselines. Experiments for kg.query.related, not shipped code.
+# --------------------------------------------------------------------------- kg hybrid
 
 
-class EntityIndex:
-    """Paper -> entity sets of a kg graph, with document frequencies, for prototype scores."""
+class Hybrid:
+    """kg's default ranking (kg.query.hybrid) over a graph built from the benchmark's papers:
+    its standardised signals per query, and scores under any weights (to learn them)."""
 
-    def __init__(self, G: Any, exclude: Sequence[str] = ()) -> None:
-        from kg.schema import LABEL_ATTR, TYPE_WEIGHT, Label
+    def __init__(self, G: Any) -> None:
+        from kg.query.index import PaperIndex
+        from kg.query.text_index import TextIndex
+        from kg.schema import LABEL_ATTR, Label
 
         self.G = G
-        self.ents: dict[str, dict[str, str]] = defaultdict(dict)  # paper -> {entity: label}
-        for u, v in G.edges():
-            if G.nodes[u].get(LABEL_ATTR) == Label.PAPER.value:
-                lab = G.nodes[v].get(LABEL_ATTR, "")
-                if lab not in exclude:
-                    self.ents[u][v] = lab
-        self.papers = sorted(
-            n for n, a in G.nodes(data=True) if a.get(LABEL_ATTR) == Label.PAPER.value
-        )
-        self.df: dict[str, int] = defaultdict(int)
-        for es in self.ents.values():
-            for e in es:
-                self.df[e] += 1
-        self.postings: dict[str, list[str]] = defaultdict(list)
-        for p, es in self.ents.items():
-            for e in es:
-                self.postings[e].append(p)
-        self.tw = {lab.value: w for lab, w in TYPE_WEIGHT.items()}
-        n = len(self.papers)
-        self.idf = {e: math.log((1 + n) / (1 + d)) for e, d in self.df.items()}
-        self._vec: dict[str, dict[str, float]] = {}
+        self.idx = PaperIndex.from_graph(G)
+        papers = sorted(n for n, a in G.nodes(data=True) if a.get(LABEL_ATTR) == Label.PAPER.value)
+        with stage(f"text index ({len(papers)} papers)"):
+            self.text = TextIndex.from_papers(
+                [(p, G.nodes[p].get("title", ""), G.nodes[p].get("abstract", "")) for p in papers]
+            )
+        self._signals: dict[tuple[str, str | None], dict[str, Any]] = {}
 
-    def vec(self, p: str) -> dict[str, float]:
-        """Type-weighted IDF entity vector of a paper, L2-normalised."""
-        if p not in self._vec:
-            v = {e: self.tw.get(lab, 0.5) * self.idf[e] for e, lab in self.ents.get(p, {}).items()}
-            norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
-            self._vec[p] = {e: x / norm for e, x in v.items()}
-        return self._vec[p]
+    def signals(self, qid: str, facet: str | None) -> dict[str, Any]:
+        from kg.query.hybrid import signals
 
-    def cosine(self, qid: str) -> dict[str, float]:
-        q = self.vec(qid)
-        out: dict[str, float] = defaultdict(float)
-        for e, w in q.items():
-            for p in self.postings[e]:
-                if p != qid:
-                    out[p] += w * self.vec(p)[e]
-        return out
+        if (qid, facet) not in self._signals:
+            self._signals[(qid, facet)] = signals(self.idx, self.text, qid, facet)
+        return self._signals[(qid, facet)]
 
-    def adamic_adar(self, qid: str) -> dict[str, float]:
-        """kg.query.related v1 restricted to this index's entity types."""
-        out: dict[str, float] = defaultdict(float)
-        for e, lab in self.ents.get(qid, {}).items():
-            w = self.tw.get(lab, 0.5) / math.log(1 + max(1, self.df[e]))
-            for p in self.postings[e]:
-                if p != qid:
-                    out[p] += w
-        return out
+    def scorer(self, weights: dict[str, float] | None = None, facet: str | None = None) -> Scorer:
+        """Scores under ``weights`` (default: the shipped ones) about ``facet``."""
+        from kg.query.hybrid import default_weights
+
+        w = default_weights() if weights is None else weights
+
+        def inner(qid: str) -> dict[str, float]:
+            if qid not in self.text:
+                return {}
+            parts = self.signals(qid, facet)
+            total = sum(v * parts[name] for name, v in w.items() if v)
+            return dict(zip(self.text.ids, map(float, total), strict=True))
+
+        return with_aliases(self.G, inner)
 
 
-def blend(parts: Sequence[tuple[float, Scorer]], normalise: bool = False) -> Scorer:
-    """Weighted sum of scorers; ``normalise`` divides each by its max for the query first."""
-
-    def score(qid: str) -> dict[str, float]:
-        out: dict[str, float] = defaultdict(float)
-        for w, sc in parts:
-            s = sc(qid)
-            m = max((v for c, v in s.items() if c != qid), default=0.0) if normalise else 1.0
-            m = m or 1.0
-            for c, v in s.items():
-                out[c] += w * v / m
-        return out
-
-    return score
+WEIGHT_GRID = (0.0, 0.25, 0.5, 1.0, 1.5, 2.0, 3.0)
 
 
-def lexicographic(primary: Scorer, secondary: Scorer) -> Scorer:
-    """Order by ``primary`` (at its 6-decimal precision), break ties by ``secondary`` in [0, 1]."""
+def learn_weights(hybrid: Hybrid, queries: Sequence[Query], rounds: int = 3) -> dict[str, float]:
+    """Coordinate ascent over :data:`WEIGHT_GRID` for the mean NDCG%20 of ``queries`` (each about
+    its own facet), from equal weights, the word TF-IDF weight fixed at 1 (only ratios
+    matter)."""
+    from kg.query.hybrid import SIGNALS
 
-    def score(qid: str) -> dict[str, float]:
-        a, b = primary(qid), secondary(qid)
-        return {c: round(a.get(c, 0.0), 6) * 1e7 + b.get(c, 0.0) for c in set(a) | set(b)}
+    def value(w: dict[str, float]) -> float:
+        total = []
+        for q in queries:
+            sc = hybrid.scorer(w, q.facet)(q.pid)
+            total.append(ndcg_at_share(rank_pool(sc, sorted(q.grades)), q.grades))
+        return mean(total)
 
-    return score
-
-
-def entity_name_scorer(G: Any, docs: dict[str, Doc]) -> Scorer:
-    """Char-n-gram TF-IDF cosine over the names of each paper's entities (no raw text)."""
-    aliases: dict[str, str] = G.graph.get("bench_aliases", {})
-    name_docs = {}
-    for pid in docs:
-        node = aliases.get(pid, pid)
-        names = [G.nodes[e].get("name", e) for e in G.successors(node)] if node in G else []
-        name_docs[pid] = Doc(pid, "", " . ".join(sorted(names)))
-    return TfidfScorer(name_docs, **CHAR_TFIDF)
-
-
-def make_variants(
-    G: Any, docs: dict[str, Doc], text: Scorer, text_char: Scorer
-) -> dict[str, Scorer]:
-    """Prototype scorers; names say what they do (see the report for the measured numbers)."""
-    from kg.schema import Label
-
-    full = EntityIndex(G)
-    nocon = EntityIndex(G, exclude=(Label.CONCEPT.value,))
-    kg = kg_scorer(G)
-    ent_cos = with_aliases(G, full.cosine)
-    names = entity_name_scorer(G, docs)
-    return {
-        # soft entity matching: char-3-5-gram TF-IDF over each paper's entity *names*, so
-        # "distributional models of" meets "compositional distributional models"
-        "ent-names-char": names,
-        "hyb-names.3+word+char": blend([(0.3, names), (0.35, text), (0.35, text_char)]),
-        "kg+tfidf-ties": lexicographic(kg, text),
-        "ent-aa-noconcept": with_aliases(G, nocon.adamic_adar),
-        "ent-cosine": ent_cos,
-        "hyb-kgmax-0.2": blend([(0.2, kg), (0.8, text)], normalise=True),
-        "hyb-kgmax-0.3": blend([(0.3, kg), (0.7, text)], normalise=True),
-        "hyb-cos-0.35": blend([(0.35, ent_cos), (0.65, text)]),
-        "tfidf-char": text_char,
-        "tfidf-word+char": blend([(0.5, text), (0.5, text_char)]),
-        # the best of the grid explored on CSFCube (see hybrid_family for the honest, 2-fold
-        # cross-validated version of this choice)
-        "hyb-kgmax-0.2+word+char": hybrid(kg, text, text_char, 0.2),
-    }
+    w = {name: 1.0 for name in SIGNALS}  # from equal weights: a prior the few queries adjust
+    best = value(w)
+    for _ in range(rounds):
+        improved = False
+        for name in SIGNALS:
+            if name == "words":
+                continue
+            for g in WEIGHT_GRID:
+                trial = {**w, name: g}
+                v = value(trial)
+                if v > best + 1e-9:
+                    best, w, improved = v, trial, True
+        if not improved:
+            break
+    return w
 
 
-def hybrid(kg: Scorer, text: Scorer, text_char: Scorer, alpha: float) -> Scorer:
-    """alpha * kg score / the query's best kg score + (1 - alpha) * mean(word, char TF-IDF)."""
-    return blend(
-        [(alpha, kg), ((1 - alpha) / 2, text), ((1 - alpha) / 2, text_char)], normalise=True
-    )
-
-
-HYBRID_ALPHAS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0)
-
-
-def cross_validate(
-    queries: Sequence[Query], family: dict[float, Scorer], splits: dict[str, Any]
+def cross_validated_hybrid(
+    hybrid: Hybrid, queries: Sequence[Query], splits: dict[str, Any]
 ) -> dict[str, Any]:
-    """Choose alpha on each CSFCube dev fold, score the matching test fold (2 folds).
-
-    ``evaluation_splits.json``: fold1_test == fold2_dev, and the two test folds partition the
-    50 queries, so every query is scored exactly once by an alpha tuned without it.
-    """
-    per_alpha = eval_csfcube(queries, {f"{a}": sc for a, sc in family.items()})
-    ndcg = {
-        a: {(r["facet"], r["query"]): r["ndcg@20"] for r in per_alpha[f"{a}"]["per_query"]}
-        for a in family
-    }
-    maps = {
-        a: {(r["facet"], r["query"]): r["map"] for r in per_alpha[f"{a}"]["per_query"]}
-        for a in family
-    }
-
-    def keys(fold: str) -> list[tuple[str, str]]:
-        return [(f, k.rsplit("_", 1)[0]) for f in FACETS for k in splits[f][fold]]
-
-    chosen, test_ndcg, test_map = {}, {}, {}
+    """Weights learned on each CSFCube dev fold, every query ranked by the weights learned
+    without it (fold1_test == fold2_dev: the test folds partition the 50 queries)."""
+    per_key: dict[tuple[str, str], Query] = {(q.facet, q.pid): q for q in queries}
+    learned: dict[str, dict[str, float]] = {}
+    rankings: dict[tuple[str, str], list[str]] = {}
     for fold in ("fold1", "fold2"):
-        dev, test = keys(f"{fold}_dev"), keys(f"{fold}_test")
-        best = max(family, key=lambda a: (mean([ndcg[a][k] for k in dev]), -a))
-        chosen[fold] = best
-        for k in test:
-            test_ndcg[k], test_map[k] = ndcg[best][k], maps[best][k]
-    return {
-        "alphas": {f"{a}": per_alpha[f"{a}"]["summary"]["all"] for a in family},
-        "chosen_alpha": chosen,
-        "cv_ndcg@20": mean(list(test_ndcg.values())),
-        "cv_map": mean(list(test_map.values())),
-        "cv_per_query": {f"{f}:{q}": v for (f, q), v in test_ndcg.items()},
-        "n": len(test_ndcg),
-    }
+        def keys(part: str) -> list[tuple[str, str]]:
+            return [(f, k.rsplit("_", 1)[0]) for f in FACETS for k in splits[f][part]]
+
+        with stage(f"learn the hybrid's weights on {fold}_dev"):
+            w = learn_weights(hybrid, [per_key[k] for k in keys(f"{fold}_dev")])
+        learned[fold] = w
+        for key in keys(f"{fold}_test"):
+            q = per_key[key]
+            sc = hybrid.scorer(w, q.facet)(q.pid)
+            rankings[key] = rank_pool(sc, sorted(q.grades))
+    return {"weights": learned, "rankings": rankings}
 
 
 # =========================================================================== evaluations
@@ -503,17 +425,25 @@ def cross_validate(
 
 def eval_csfcube(
     queries: Sequence[Query],
-    scorers: dict[str, Scorer],
+    scorers: dict[str, Callable[[Query], dict[str, float]]],
     specter: SpecterRanker | None = None,
+    rankings: dict[str, dict[tuple[str, str], list[str]]] | None = None,
 ) -> dict[str, Any]:
-    """Per-method, per-facet and overall NDCG@20 / MAP, plus per-query values."""
+    """Per-method, per-facet and overall NDCG%20 (the published protocol), NDCG@20 and MAP,
+    plus per-query values. ``rankings``: methods given as their ranked pools per (facet, query)."""
 
-    def by_scores(sc: Scorer) -> Callable[[Query, list[str]], list[str]]:
-        return lambda q, cands: rank_pool(sc(q.pid), cands)
+    def by_scores(
+        sc: Callable[[Query], dict[str, float]],
+    ) -> Callable[[Query, list[str]], list[str]]:
+        return lambda q, cands: rank_pool(sc(q), cands)
+
+    def given(r: dict[tuple[str, str], list[str]]) -> Callable[[Query, list[str]], list[str]]:
+        return lambda q, cands: r[(q.facet, q.pid)]
 
     methods: dict[str, Callable[[Query, list[str]], list[str]]] = {
         name: by_scores(sc) for name, sc in scorers.items()
     }
+    methods.update({name: given(r) for name, r in (rankings or {}).items()})
     if specter is not None:
         spec = specter
         methods["specter"] = lambda q, cands: spec(q.pid, cands, q.facet)
@@ -528,6 +458,7 @@ def eval_csfcube(
                 {
                     "query": q.pid,
                     "facet": q.facet,
+                    "ndcg%20": ndcg_at_share(ranking, q.grades, 0.2),
                     "ndcg@20": ndcg_at_k(ranking, q.grades, 20),
                     "map": average_precision(ranking, q.grades, 2),
                 }
@@ -536,6 +467,7 @@ def eval_csfcube(
         for facet in (*FACETS, "all"):
             rows = [r for r in per_query if facet in ("all", r["facet"])]
             summary[facet] = {
+                "ndcg%20": mean([r["ndcg%20"] for r in rows]),
                 "ndcg@20": mean([r["ndcg@20"] for r in rows]),
                 "map": mean([r["map"] for r in rows]),
                 "n": len(rows),
@@ -613,29 +545,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--iclr", type=Path, default=DEFAULT_ICLR)
     ap.add_argument("--methods", default=",".join(ALL_METHODS))
     ap.add_argument("--only", choices=("csfcube", "iclr"), help="run one evaluation")
-    ap.add_argument("--variants", action="store_true", help="also run prototype kg variants")
     ap.add_argument("--iclr-graph", type=Path, help="reuse a built ICLR graph (node-link JSON)")
     ap.add_argument("--csfcube-graph", type=Path, help="reuse a built CSFCube graph")
     ap.add_argument("--cache-dir", type=Path, help="kg extraction cache (faster re-runs)")
-    ap.add_argument(
-        "--title-in-abstract",
-        action="store_true",
-        help="experiment: build kg from title + abstract (kg extracts from abstracts only)",
-    )
     ap.add_argument("--save-graphs", type=Path, help="directory to save the graphs built here")
     ap.add_argument(
         "--keep-self", action="store_true", help="keep a query in its own judged pool (as judged)"
     )
-    ap.add_argument("--per-query", action="store_true", help="print per-query NDCG@20")
+    ap.add_argument(
+        "--write-weights",
+        type=Path,
+        help="write the hybrid weights learned on CSFCube fold1_dev here (the shipped file is "
+        "kg/query/data/related_weights.json)",
+    )
+    ap.add_argument("--per-query", action="store_true", help="print per-query NDCG%%20")
     ap.add_argument("--json", action="store_true", help="machine-readable output on stdout")
     args = ap.parse_args(argv)
     methods = [m.strip() for m in args.methods.split(",") if m.strip()]
     unknown = set(methods) - set(ALL_METHODS)
     if unknown:
         ap.error(f"unknown methods: {sorted(unknown)}")
-    if args.variants and "kg" not in methods:
-        ap.error("--variants needs the kg method")
     result: dict[str, Any] = {"seed": SEED, "kg_pipeline": pipeline_fingerprint()}
+    kg_methods = {"kg", "kg-graph", "kg-cv"} & set(methods)
 
     def get_graph(docs: Sequence[Doc], saved: Path | None, name: str) -> Any:
         from kg.store.file import load_graph, save_graph
@@ -644,83 +575,78 @@ def main(argv: Sequence[str] | None = None) -> int:
             G = load_graph(saved)
         else:
             with tempfile.TemporaryDirectory() as tmp, stage(f"kg build {name} ({len(docs)})"):
-                G = build_kg_graph(docs, Path(tmp), args.cache_dir, args.title_in_abstract)
+                G = build_kg_graph(docs, Path(tmp), args.cache_dir)
             if args.save_graphs:
-                suffix = "-title" if args.title_in_abstract else ""
-                save_graph(G, args.save_graphs / f"{name}{suffix}.json")
+                save_graph(G, args.save_graphs / f"{name}.json")
         align_graph(G, docs)
         return G
 
-    def scorers_for(docs: dict[str, Doc], name: str, saved: Path | None) -> dict[str, Scorer]:
-        tfidf = TfidfScorer(docs)
+    def scorers_for(
+        docs: dict[str, Doc], name: str, saved: Path | None, facet: str | None = None
+    ) -> tuple[dict[str, Scorer], Hybrid | None]:
         out: dict[str, Scorer] = {}
+        hyb = None
+        if kg_methods:
+            G = get_graph([docs[i] for i in sorted(docs)], saved, name)
+            hyb = Hybrid(G)
+            if "kg" in methods:
+                out["kg"] = hyb.scorer(facet=facet)
+            if "kg-graph" in methods:
+                out["kg-graph"] = kg_scorer(G)
         for m in methods:
-            if m == "kg":
-                G = get_graph([docs[i] for i in sorted(docs)], saved, name)
-                out["kg"] = kg_scorer(G)
-                if args.variants:
-                    out.update(make_variants(G, docs, tfidf, TfidfScorer(docs, **CHAR_TFIDF)))
-            elif m == "tfidf":
-                out["tfidf"] = tfidf
+            if m == "tfidf":
+                out["tfidf"] = TfidfScorer(docs)
             elif m == "bm25":
                 with stage(f"BM25 index {name}"):
                     out["bm25"] = Bm25Scorer(docs)
             elif m == "random":
                 out["random"] = random_scorer(list(docs))
-        return out
+        return out, hyb
 
     if args.only in (None, "csfcube"):
         with stage("load CSFCube"):
             docs, queries, specter = load_csfcube(args.csfcube, keep_self=args.keep_self)
-        scorers = scorers_for(docs, "csfcube", args.csfcube_graph)
+        scorers, hyb = scorers_for(docs, "csfcube", args.csfcube_graph)
+        # CSFCube asks each query about one facet, and kg's ranking takes it
+        by_facet: dict[str, dict[str | None, Scorer]] = {n: {None: sc} for n, sc in scorers.items()}
+        if hyb is not None and "kg" in scorers:
+            by_facet["kg"] = {f: hyb.scorer(facet=f) for f in FACETS}
+        rankings = {}
+        splits = json.loads((args.csfcube / "evaluation_splits.json").read_text())
+        if hyb is not None and ("kg-cv" in methods or args.write_weights):
+            cv = cross_validated_hybrid(hyb, queries, splits)
+            result["csfcube_cv_weights"] = cv["weights"]
+            if "kg-cv" in methods:
+                rankings["kg-cv"] = cv["rankings"]
+            if args.write_weights:
+                write_weights(args.write_weights, cv["weights"]["fold1"])
         with stage("CSFCube ranking"):
             cs = eval_csfcube(
-                queries, scorers, SpecterRanker(specter) if "specter" in methods else None
+                queries,
+                {n: per_facet(fs) for n, fs in by_facet.items()},
+                SpecterRanker(specter) if "specter" in methods else None,
+                rankings,
             )
-        if "tfidf" in cs:
-            base = [r["ndcg@20"] for r in cs["tfidf"]["per_query"]]
-            result["csfcube_vs_tfidf"] = {
-                name: paired_bootstrap([r["ndcg@20"] for r in v["per_query"]], base)
+        result["csfcube_paired"] = {
+            base: {
+                name: paired_bootstrap(
+                    [r["ndcg%20"] for r in v["per_query"]],
+                    [r["ndcg%20"] for r in cs[base]["per_query"]],
+                )
                 for name, v in cs.items()
-                if name != "tfidf"
+                if name.startswith("kg")
             }
+            for base in ("tfidf", "specter")
+            if base in cs
+        }
         result["csfcube"] = cs
         result["csfcube_papers"] = len(docs)
-        if args.variants:
-            family = {
-                a: hybrid(scorers["kg"], scorers["tfidf"], scorers["tfidf-char"], a)
-                for a in HYBRID_ALPHAS
-            }
-            splits = json.loads((args.csfcube / "evaluation_splits.json").read_text())
-            with stage("CSFCube 2-fold CV of the hybrid weight"):
-                result["csfcube_hybrid_cv"] = cross_validate(queries, family, splits)
-            # the soft-matching hybrid: beta * entity-name cosine + (1 - beta) * text cosines
-            names = scorers["ent-names-char"]
-            family = {
-                b: blend(
-                    [
-                        (b, names),
-                        ((1 - b) / 2, scorers["tfidf"]),
-                        ((1 - b) / 2, scorers["tfidf-char"]),
-                    ]
-                )
-                for b in HYBRID_ALPHAS
-            }
-            with stage("CSFCube 2-fold CV of the entity-name hybrid weight"):
-                cv = cross_validate(queries, family, splits)
-            tf_q = {f"{r['facet']}:{r['query']}": r["ndcg@20"] for r in cs["tfidf"]["per_query"]}
-            keys = sorted(tf_q)
-            cv["vs_tfidf"] = paired_bootstrap(
-                [cv["cv_per_query"][k] for k in keys], [tf_q[k] for k in keys]
-            )
-            result["csfcube_names_cv"] = cv
     if args.only in (None, "iclr"):
         with stage("load ICLR 2026"):
             idocs = read_iclr(args.iclr)
-        scorers = scorers_for({d.id: d for d in idocs}, "iclr2026", args.iclr_graph)
-        positive_only = [n for n in scorers if n == "kg" or n.startswith("ent-")]
+        scorers, _ = scorers_for({d.id: d for d in idocs}, "iclr2026", args.iclr_graph)
         with stage("ICLR top-10"):
-            result["iclr"] = eval_iclr(idocs, scorers, positive_only)
+            result["iclr"] = eval_iclr(idocs, scorers, ["kg-graph"])
         result["iclr_papers"] = len(idocs)
 
     if args.json:
@@ -731,12 +657,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def per_facet(scorers: dict[str | None, Scorer]) -> Callable[[Query], dict[str, float]]:
+    """A CSFCube query's scores: from the scorer about its facet, else the one for all."""
+
+    def score(q: Query) -> dict[str, float]:
+        return scorers.get(q.facet, scorers.get(None, lambda _: {}))(q.pid)
+
+    return score
+
+
+def write_weights(path: Path, weights: dict[str, float]) -> None:
+    path.write_text(
+        json.dumps(
+            {
+                "learned_on": "CSFCube fold1_dev (24 queries), coordinate ascent on NDCG%20 "
+                "(benchmarks/related_quality.py --write-weights)",
+                "weights": weights,
+            },
+            indent=1,
+        )
+        + "\n"
+    )
+
+
 def print_report(result: dict[str, Any], per_query: bool = False) -> None:
     if "csfcube" in result:
         cs = result["csfcube"]
         print(
-            f"CSFCube: {result['csfcube_papers']} papers, 50 queries; "
-            "NDCG@20 (linear gain, judged pool) / MAP (grade>=2)"
+            f"CSFCube: {result['csfcube_papers']} papers, 50 queries; NDCG%20 (the published "
+            "protocol) / MAP (grade>=2) per facet, then NDCG@20 over all"
         )
         rows = []
         for name, r in cs.items():
@@ -744,57 +693,40 @@ def print_report(result: dict[str, Any], per_query: bool = False) -> None:
             rows.append(
                 [
                     name,
-                    *(s[f]["ndcg@20"] for f in (*FACETS, "all")),
-                    *(s[f]["map"] for f in (*FACETS, "all")),
+                    *(100 * s[f]["ndcg%20"] for f in (*FACETS, "all")),
+                    *(100 * s[f]["map"] for f in (*FACETS, "all")),
+                    100 * s["all"]["ndcg@20"],
                 ]
             )
         hdr = [
             "method",
-            *(f"ndcg:{f[:4]}" for f in (*FACETS, "all")),
+            *(f"ndcg%20:{f[:4]}" for f in (*FACETS, "all")),
             *(f"map:{f[:4]}" for f in (*FACETS, "all")),
+            "ndcg@20",
         ]
         print(table(rows, hdr))
-        if "csfcube_vs_tfidf" in result:
+        for base, by_name in result.get("csfcube_paired", {}).items():
             print()
-            print("NDCG@20 minus TF-IDF per query (paired bootstrap over the 50 queries):")
+            print(f"NDCG%20 minus {base} per query (paired bootstrap over the 50 queries):")
             rows = [
                 [
                     n,
-                    d["mean_diff"],
-                    f"[{d['ci95_low']:+.3f}, {d['ci95_high']:+.3f}]",
+                    100 * d["mean_diff"],
+                    f"[{100 * d['ci95_low']:+.1f}, {100 * d['ci95_high']:+.1f}]",
                     f"{d['wins']}/{d['losses']}/{d['ties']}",
                 ]
-                for n, d in result["csfcube_vs_tfidf"].items()
+                for n, d in by_name.items()
             ]
             print(table(rows, ["method", "mean diff", "95% CI", "win/loss/tie"]))
-        cv = result.get("csfcube_hybrid_cv")
-        if cv:
+        if "csfcube_cv_weights" in result:
             print()
-            print(
-                "hybrid alpha*kg/max + (1-alpha)*mean(word, char TF-IDF), NDCG@20 over all 50: "
-                + ", ".join(f"{a}: {v['ndcg@20']:.3f}" for a, v in cv["alphas"].items())
-            )
-            print(
-                f"2-fold CV (CSFCube splits): alpha chosen {cv['chosen_alpha']}, held-out "
-                f"NDCG@20 {cv['cv_ndcg@20']:.3f}, MAP {cv['cv_map']:.3f} over {cv['n']} queries"
-            )
-        ncv = result.get("csfcube_names_cv")
-        if ncv:
-            print(
-                "hybrid beta*entity-name cosine + (1-beta)*mean(word, char TF-IDF), NDCG@20: "
-                + ", ".join(f"{a}: {v['ndcg@20']:.3f}" for a, v in ncv["alphas"].items())
-            )
-            d = ncv["vs_tfidf"]
-            print(
-                f"2-fold CV: beta chosen {ncv['chosen_alpha']}, held-out NDCG@20 "
-                f"{ncv['cv_ndcg@20']:.3f}, MAP {ncv['cv_map']:.3f}; minus TF-IDF "
-                f"{d['mean_diff']:+.3f} [{d['ci95_low']:+.3f}, {d['ci95_high']:+.3f}], "
-                f"win/loss {d['wins']}/{d['losses']}"
-            )
+            for fold, w in result["csfcube_cv_weights"].items():
+                print(f"weights learned on {fold}_dev: " + ", ".join(
+                    f"{k} {v:g}" for k, v in w.items() if v))
         if per_query:
             names = list(cs)
             pq = [
-                [q["facet"][:4], q["query"], *(cs[n]["per_query"][i]["ndcg@20"] for n in names)]
+                [q["facet"][:4], q["query"], *(cs[n]["per_query"][i]["ndcg%20"] for n in names)]
                 for i, q in enumerate(cs[names[0]]["per_query"])
             ]
             print()

@@ -134,6 +134,11 @@ PAPER_PROPERTIES = (
     "similar_terms",
 )
 ENTITY_PROPERTIES = ("aliases", "paper_count")
+#: A Paper property only Neo4j holds (``kg load``): the paper's text vector
+#: (:class:`kg.query.text_index.TextIndex`'s ``dense`` row), which Neo4j's vector index
+#: :data:`TEXT_VECTOR_INDEX` searches (the canned query ``similar_papers``).
+TEXT_VECTOR = "text_vector"
+TEXT_VECTOR_INDEX = "kg_paper_text_vector"
 #: Relationship properties (every edge carries all of them; a link only author keywords make
 #: also carries :data:`EVIDENCE_KIND_ATTR`).
 EDGE_PROPERTIES = ("evidence", "start", "end", "confidence", "count")

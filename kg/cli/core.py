@@ -213,25 +213,48 @@ def build(
 # --------------------------------------------------------------------------- related
 
 
-def _related_file(graph_path: Path, title: str, k: int) -> tuple[str, list[Any], Any]:
+def _related_file(
+    graph_path: Path, title: str, k: int, facet: str | None, ranking: str
+) -> tuple[list[Any], Any]:
     from kg.query.index import load_index
     from kg.query.lookup import find_paper
-    from kg.query.related import related_papers
 
     index = load_index(graph_path)  # compact and cached: even a big graph is never loaded whole
     pid = find_paper(index, title)
-    return pid, related_papers(index, pid, k), index.nodes[pid]
+    if ranking == "graph":
+        from kg.query.related import related_papers
+
+        return related_papers(index, pid, k, facet), index.nodes[pid]
+    from kg.query.hybrid import rank_related
+    from kg.query.text_index import load_text_index
+
+    return rank_related(index, load_text_index(graph_path), pid, k, facet), index.nodes[pid]
 
 
 @main.command()
 @click.argument("title")
 @click.option("-k", type=click.IntRange(1), default=10, show_default=True, help="How many papers.")
 @click.option(
+    "--facet",
+    type=click.Choice(["background", "method", "result"]),
+    default=None,
+    help="Related in one respect: the problem (background), the approach (method) or the "
+    "findings (result). Default: whole papers.",
+)
+@click.option(
+    "--ranking",
+    type=click.Choice(["hybrid", "graph"]),
+    default="hybrid",
+    show_default=True,
+    help="hybrid: shared entities, words, word vectors and aligned sentences; graph: shared "
+    "entities and the stored text neighbours only (what --backend neo4j answers).",
+)
+@click.option(
     "--backend",
     type=click.Choice(["file", "neo4j"]),
     default="file",
     show_default=True,
-    help="Answer from the graph file or from Neo4j (same ranking).",
+    help="Answer from the graph file or from Neo4j (which answers the graph ranking).",
 )
 @click.option(
     "--reasons",
@@ -248,6 +271,8 @@ def related(
     ctx: click.Context,
     title: str,
     k: int,
+    facet: str | None,
+    ranking: str,
     backend: str,
     reasons: int,
     graph_path: Path,
@@ -257,20 +282,24 @@ def related(
     """The papers most related to one paper, and why (what they share).
 
     TITLE is a title, a display name (e.g. a method the paper proposes) or a paper id; it is
-    matched exactly, then case-insensitively, then fuzzily.
+    matched exactly, then case-insensitively, then fuzzily. The first call on a graph file
+    prepares its text index (seconds); later calls reuse it.
 
     \b
     Example:
       kg related MetaEmbed
+      kg related MetaEmbed --facet method      # papers that go about it alike
       kg related "micro-expression recognition" -k 5 --json
       kg related MetaEmbed --backend neo4j --uri bolt://127.0.0.1:7687
     """
     if backend == "neo4j":
         from kg.cli.neo4j_cmds import related_from_neo4j
 
+        if facet is not None:
+            raise click.UsageError("--facet needs the file backend")
         paper, results = related_from_neo4j(ctx, title, k)
     else:
-        _, results, paper = _related_file(graph_path, title, k)
+        results, paper = _related_file(graph_path, title, k, facet, ranking)
     if as_json:
         echo_json([r.to_dict() for r in results])
         return
@@ -286,6 +315,9 @@ def related(
             click.echo(f"     shares: {shown}{more}")
         if reasons and r.terms:
             click.echo(f"     similar words ({r.similarity:.2f}): {', '.join(r.terms[:reasons])}")
+        if reasons and r.evidence:
+            click.echo(f'     aligned ({r.alignment:.2f}): "{r.evidence[0]}"')
+            click.echo(f'                   ~ "{r.evidence[1]}"')
 
 
 # --------------------------------------------------------------------------- show / stats

@@ -199,3 +199,29 @@ def train_tagger(shared: Path | None, output: Path | None, workdir: Path | None,
 
     out = train(shared or DEFAULT_DATA.parent, output or SMALL_TAGGER_DIR, workdir, max_steps)
     click.echo(f"Tagger written to {out}")
+
+
+@train_group.command(name="vectors")
+@click.option("--shared", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder with the unlabelled corpora [default: ../shared/data].")
+@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write them [default: the shipped kg/data/word_vectors.npz].")
+def train_vectors(shared: Path | None, output: Path | None) -> None:
+    """Reproduce kg's word vectors (what `kg related` compares words with; minutes on a CPU).
+
+    Trained on the abstracts of the shared data: ICLR 2026 and 2018, and CSFCube's (their
+    text only: no labels, no judgments). See kg/train/vectors.py.
+
+    \b
+    Example:
+      kg train vectors --output /tmp/word_vectors.npz
+    """
+    from importlib import resources
+
+    from kg.evaluate.scierc import DEFAULT_DATA
+    from kg.train.recogniser import iter_abstracts
+    from kg.train.vectors import train_word_vectors
+
+    target = output or Path(str(resources.files("kg.data").joinpath("word_vectors.npz")))
+    n = train_word_vectors(iter_abstracts(shared or DEFAULT_DATA.parent), target)
+    click.echo(f"{n} words written to {target}")

@@ -93,3 +93,28 @@ def mean(values: Sequence[float]) -> float:
     0.0
     """
     return sum(values) / len(values) if values else 0.0
+
+
+def ndcg_at_share(ranking: Sequence[str], grades: Mapping[str, float], share: float = 0.2) -> float:
+    """CSFCube's published NDCG%20 (Aspire's ``ranking_eval``): NDCG over the first ``share`` of
+    the ranked pool (``int(share * len(ranking))`` ranks), the grade as gain, and the first two
+    ranks undiscounted (weights 1, 1, 1/log2(3), ...). The ideal is the ranking's own grades
+    sorted, so ``ranking`` must be the whole judged pool; 0.0 when it holds no positive grade.
+
+    >>> pool = [f"c{i}" for i in range(10)]
+    >>> ndcg_at_share(pool, {"c0": 3, "c1": 2})  # 2 ranks cut, both right
+    1.0
+    >>> ndcg_at_share(pool, {"c1": 3, "c0": 2})  # undiscounted: the order of the first two is free
+    1.0
+    >>> round(ndcg_at_share(pool, {"c2": 3, "c0": 2}), 4)
+    0.4
+    """
+    gains = [float(grades.get(c, 0)) for c in ranking]
+    k = int(share * len(gains))
+
+    def dcg0(values: Sequence[float]) -> float:
+        top = values[:k]
+        return sum(g / (math.log2(i + 1) if i else 1.0) for i, g in enumerate(top))
+
+    ideal = dcg0(sorted(gains, reverse=True))
+    return dcg0(gains) / ideal if ideal > 0 else 0.0

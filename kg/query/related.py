@@ -12,9 +12,11 @@ behind the similarity.
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
+from kg.query.facets import FACET_LABELS
 from kg.query.index import PaperIndex, as_index
 from kg.schema import TEXT_WEIGHT, TYPE_WEIGHT, Label
 
@@ -39,6 +41,10 @@ class Related:
     shared: list[Shared] = field(default_factory=list)
     similarity: float = 0.0  # text cosine with the query paper (0 when not among its neighbours)
     terms: list[str] = field(default_factory=list)  # the words behind that similarity
+    facet: str | None = None  # what was compared (kg.query.hybrid): None for whole papers
+    #: the query's sentence and this paper's that align best (kg.query.hybrid), and their cosine
+    evidence: list[str] = field(default_factory=list)
+    alignment: float = 0.0
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -53,10 +59,33 @@ def entity_weight(label: str, paper_count: int) -> float:
     return TYPE_WEIGHT[Label(label)] / math.log(1 + max(paper_count, 1))
 
 
+def shared_entities(
+    idx: PaperIndex, paper: str, labels: Collection[str] | None = None
+) -> tuple[dict[str, float], dict[str, list[Shared]]]:
+    """Every paper that shares an entity (of ``labels``) with ``paper``: the summed weight of
+    what they share (:func:`entity_weight`), and what that is."""
+    scores: dict[str, float] = {}
+    shared: dict[str, list[Shared]] = {}
+    for entity in sorted({e for e, _ in idx.links.get(paper, [])}):
+        attrs = idx.nodes[entity]
+        if labels is not None and attrs["label"] not in labels:
+            continue
+        papers = idx.backlinks.get(entity, [])
+        w = entity_weight(attrs["label"], int(attrs.get("paper_count") or len(papers)))
+        item = Shared(entity, attrs.get("name", entity), attrs["label"], round(w, 6))
+        for other in papers:
+            if other != paper:
+                scores[other] = scores.get(other, 0.0) + w
+                shared.setdefault(other, []).append(item)
+    return scores, shared
+
+
 def related_papers(
-    source: nx.MultiDiGraph | PaperIndex, paper: str, k: int | None = 10
+    source: nx.MultiDiGraph | PaperIndex, paper: str, k: int | None = 10, facet: str | None = None
 ) -> list[Related]:
-    """The ``k`` papers most related to ``paper`` (a paper id), best first, with reasons.
+    """The ``k`` papers most related to ``paper`` (a paper id), best first, with reasons: the
+    graph ranking (:mod:`kg.query.hybrid` has the default one). With ``facet``, only the
+    entities of its types count (:data:`~kg.query.facets.FACET_LABELS`).
 
     ``k=None`` returns every paper that shares anything. Ties are broken by paper id.
     ``source`` is a graph or, for repeated queries, its :class:`~kg.query.index.PaperIndex`.
@@ -74,18 +103,7 @@ def related_papers(
     [('b', 1.270913, ['X', 'y']), ('c', 0.360674, ['y'])]
     """
     idx = as_index(source)
-    entity_scores: dict[str, float] = {}
-    shared: dict[str, list[Shared]] = {}
-    for entity in sorted({e for e, _ in idx.links.get(paper, [])}):
-        attrs = idx.nodes[entity]
-        papers = idx.backlinks.get(entity, [])
-        w = entity_weight(attrs["label"], int(attrs.get("paper_count") or len(papers)))
-        item = Shared(entity, attrs.get("name", entity), attrs["label"], round(w, 6))
-        for other in papers:
-            if other == paper:
-                continue
-            entity_scores[other] = entity_scores.get(other, 0.0) + w
-            shared.setdefault(other, []).append(item)
+    entity_scores, shared = shared_entities(idx, paper, FACET_LABELS.get(facet or ""))
     me = idx.nodes[paper]
     similar = {
         q: (s, t.split(", ") if t else [])

@@ -46,6 +46,8 @@ from kg.schema import (
     LABEL_ATTR,
     NAME,
     REL_TYPES,
+    TEXT_VECTOR,
+    TEXT_VECTOR_INDEX,
     TYPE_ATTR,
     EntityRel,
     Label,
@@ -351,8 +353,9 @@ def _q(name: str) -> str:
     return f"`{name}`"
 
 
-def schema_statements() -> list[str]:
-    """Constraints (one unique ``id`` per label) and the full-text index, all IF NOT EXISTS."""
+def schema_statements(dimensions: int | None = None) -> list[str]:
+    """Constraints (one unique ``id`` per label), the full-text index and, with the papers'
+    text vectors' ``dimensions``, their vector index: all IF NOT EXISTS."""
     stmts = [
         f"CREATE CONSTRAINT kg_{label.value.lower()}_id IF NOT EXISTS "
         f"FOR (n:{_q(label.value)}) REQUIRE n.{KEY} IS UNIQUE"
@@ -363,6 +366,13 @@ def schema_statements() -> list[str]:
         f"CREATE FULLTEXT INDEX {FULLTEXT_INDEX} IF NOT EXISTS FOR (n:{all_labels}) "
         f"ON EACH [n.title, n.abstract, n.{NAME}]"
     )
+    if dimensions:
+        config = f"`vector.dimensions`: {int(dimensions)}, `vector.similarity_function`: 'cosine'"
+        stmts.append(
+            f"CREATE VECTOR INDEX {TEXT_VECTOR_INDEX} IF NOT EXISTS "
+            f"FOR (p:{_q(Label.PAPER.value)}) ON (p.{TEXT_VECTOR}) "
+            f"OPTIONS {{indexConfig: {{{config}}}}}"
+        )
     return stmts
 
 
@@ -471,9 +481,9 @@ def _batches(rows: list[dict[str, Any]], size: int) -> Iterator[list[dict[str, A
         yield rows[i : i + size]
 
 
-def ensure_schema(conn: Neo4jConnection) -> None:
+def ensure_schema(conn: Neo4jConnection, dimensions: int | None = None) -> None:
     """Create kg's constraints and indexes if missing and wait until they are online."""
-    for stmt in schema_statements():
+    for stmt in schema_statements(dimensions):
         conn.write(stmt)
     conn.write("CALL db.awaitIndexes(300)")
 
@@ -540,6 +550,25 @@ def delete_stale(
     return nodes, rels
 
 
+def add_text_vectors(G: nx.MultiDiGraph, rows: GraphRows) -> int:
+    """Give each Paper row its text vector (:data:`~kg.schema.TEXT_VECTOR`, 6 decimals); a
+    paper without a word kg knows gets none (a zero vector has no cosine). Returns the
+    vectors' dimensions (0 when there is no paper)."""
+    from kg.query.text_index import paper_vectors, papers_of
+
+    papers = papers_of(G)
+    if not papers:
+        return 0
+    vectors = paper_vectors(papers)
+    by_id = {str(G.nodes[pid].get(KEY, pid)): v for (pid, _, _), v in zip(papers, vectors,
+                                                                           strict=True)}
+    for row in rows.nodes.get(Label.PAPER, []):
+        vector = by_id.get(row["id"])
+        if vector is not None and vector.any():
+            row["props"][TEXT_VECTOR] = [round(float(x), 6) for x in vector]
+    return int(vectors.shape[1])
+
+
 def load_graph_into_neo4j(
     G: nx.MultiDiGraph,
     conn: Neo4jConnection,
@@ -547,6 +576,7 @@ def load_graph_into_neo4j(
     replace: bool = False,
     progress: Progress | None = None,
     sync: bool = False,
+    vectors: bool = True,
 ) -> LoadSummary:
     """Write ``G`` into Neo4j: nodes first (MERGE on ``id``), then relationships; with
     ``sync`` (``kg load``'s default) then remove what kg loaded before that ``G`` no longer
@@ -555,18 +585,20 @@ def load_graph_into_neo4j(
     ``progress(n)`` is called after each batch with the number of rows it wrote (the total is
     ``G.number_of_nodes() + G.number_of_edges()``). ``replace=True`` first deletes what kg
     loaded before. Idempotent: running it again (also after an interruption) converges to
-    the same graph.
+    the same graph. ``vectors``: give the papers their text vectors and Neo4j a vector index of
+    them (:func:`add_text_vectors`; the canned query ``similar_papers`` uses it).
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")
     rows = graph_to_rows(G)
+    dimensions = add_text_vectors(G, rows) if vectors else 0
     t0 = time.perf_counter()
     conn.open()
     batches = 0
     removed_props = removed_nodes = removed_rels = 0
     conn._loading = True
     try:
-        ensure_schema(conn)
+        ensure_schema(conn, dimensions)
         deleted = delete_kg_nodes(conn, batch_size) if replace else 0
         extra = {"managed": MANAGED} if sync else {}
         for label, node_rows in rows.nodes.items():

@@ -93,7 +93,7 @@ def test_cli_build_is_byte_for_byte_deterministic(tmp_path: Path, repo_root: Pat
         main, ["related", "MetaEmbed", "--graph", str(tmp_path / "a.json"), "--json"]
     )
     data = json.loads(related.stdout)
-    assert data and all(item["shared"] or item["terms"] for item in data)
+    assert data and all(item["shared"] or item["terms"] or item["evidence"] for item in data)
 
 
 def test_cache_gives_the_cold_graph(tmp_path: Path, repo_root: Path) -> None:

@@ -91,7 +91,7 @@ def test_query_commands(seeds_loaded: Any, neo4j_uri: str) -> None:
 def test_related_backends_agree_in_the_cli(seeds_loaded: Any, neo4j_uri: str,
                                           seeds_graph_path: Path) -> None:
     file_out = kg("related", "WebGen-Agent", "--graph", str(seeds_graph_path), "-k", "10",
-                  "--json")
+                  "--ranking", "graph", "--json")
     neo_out = kg("related", "WebGen-Agent", "--backend", "neo4j", "-k", "10", "--json",
                  uri=neo4j_uri)
     assert file_out.returncode == 0, file_out.stderr

@@ -69,6 +69,19 @@ def _related(result: QueryResult, G: nx.MultiDiGraph) -> None:
     assert [(r["id"], r["score"]) for r in result.rows] == [(r.id, r.score) for r in expected]
 
 
+@check("similar_papers")
+def _similar(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    from kg.query.text_index import paper_vectors, papers_of
+
+    ps = papers_of(G)
+    vectors = dict(zip((p for p, _, _ in ps), paper_vectors(ps), strict=True))
+    pid = paper_by_name(G, result.params["paper"])
+    cosines = {q: float(v @ vectors[pid]) for q, v in vectors.items() if q != pid and v.any()}
+    expected = sorted(cosines, key=lambda q: -cosines[q])[: result.params["k"]]
+    assert expected and [r["id"] for r in result.rows] == expected
+    assert all(abs(r["cosine"] - cosines[r["id"]]) < 1e-3 for r in result.rows)
+
+
 @check("papers_on_dataset")
 def _on_dataset(result: QueryResult, G: nx.MultiDiGraph) -> None:
     d = entity_by_name(G, "Dataset", result.params["dataset"])
@@ -267,6 +280,8 @@ def derived_params(name: str, G: nx.MultiDiGraph) -> dict[str, Any]:
         return {"min_papers": 1}
     if name == "paper_neighbourhood":
         return {"paper": hub}
+    if name == "similar_papers":
+        return {"paper": hub, "k": 5}
     if name == "search_text":
         return {"text": "retrieval"}
     return {}

@@ -1,0 +1,98 @@
+"""Texts as sparse bags of tokens, and what :mod:`kg.query.text_index` makes of them.
+
+Both the character n-gram TF-IDF and the SIF vectors are sums over a text's words, so each is
+one sparse product: (texts × words counts) @ (words × features). A word's n-grams or vector is
+then worked out once per distinct word, not once per occurrence, which keeps indexing a
+conference to seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+
+def bag_matrix(
+    docs: Sequence[Sequence[str]], vocab: dict[str, int] | None = None
+) -> tuple[sp.csr_matrix, dict[str, int]]:
+    """Counts of each token per doc (rows) and the token -> column map. With ``vocab``, only its
+    tokens are counted; else every token gets a column, in first-seen order.
+
+    >>> X, vocab = bag_matrix([["a", "b", "a"], ["c"]])
+    >>> X.toarray().tolist(), vocab
+    ([[2, 1, 0], [0, 0, 1]], {'a': 0, 'b': 1, 'c': 2})
+    """
+    if vocab is None:  # every token, numbered in first-seen order (dict building runs in C)
+        columns = {t: i for i, t in enumerate(dict.fromkeys(t for doc in docs for t in doc))}
+        kept: Sequence[Sequence[str]] = docs
+    else:
+        columns = vocab
+        kept = [[t for t in doc if t in columns] for doc in docs]
+    lengths = np.fromiter((len(doc) for doc in kept), dtype=np.int64, count=len(kept))
+    indptr = np.concatenate([[0], np.cumsum(lengths)])
+    indices = np.fromiter(
+        (columns[t] for doc in kept for t in doc), dtype=np.int64, count=int(indptr[-1])
+    )
+    X = sp.csr_matrix(
+        (np.ones(len(indices), dtype=np.int64), indices, indptr),
+        shape=(len(docs), len(columns)),
+    )
+    X.sum_duplicates()
+    return X, columns
+
+
+def char_wb_ngrams(word: str, low: int = 3, high: int = 5) -> list[str]:
+    """The n-grams of ``word`` padded with a space on each side, as scikit-learn's ``char_wb``
+    analyzer makes them (a word shorter than n gives itself, once).
+
+    >>> char_wb_ngrams("ab")
+    [' ab', 'ab ', ' ab ']
+    """
+    padded = f" {word} "
+    out: list[str] = []
+    for n in range(low, high + 1):
+        if len(padded) <= n:
+            out.append(padded)
+            break
+        out.extend(padded[i : i + n] for i in range(len(padded) - n + 1))
+    return out
+
+
+def tfidf_weighted(counts: sp.csr_matrix) -> sp.csr_matrix:
+    """Counts -> L2-normalised TF-IDF rows: sublinear tf, smoothed idf (scikit-learn's
+    ``TfidfVectorizer(sublinear_tf=True)`` weighting)."""
+    X = counts.astype(np.float64).tocsr()
+    X.sort_indices()
+    df = np.bincount(X.indices, minlength=X.shape[1])
+    idf = np.log((1 + X.shape[0]) / (1 + df)) + 1.0
+    X.data = (np.log(X.data) + 1.0) * idf[X.indices]
+    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+    norms[norms == 0] = 1.0
+    X.data /= np.repeat(norms, np.diff(X.indptr))
+    return X.astype(np.float32)
+
+
+def char_tfidf(texts: Sequence[str], low: int = 3, high: int = 5) -> sp.csr_matrix:
+    """Character ``low``–``high``-gram TF-IDF within words (lower-cased, split at white space),
+    the numbers of ``TfidfVectorizer(analyzer="char_wb", ngram_range=(low, high),
+    sublinear_tf=True)`` (a unit test checks it)."""
+    words, vocab = bag_matrix([t.lower().split() for t in texts])
+    grams, _ = bag_matrix([char_wb_ngrams(w, low, high) for w in vocab])
+    return tfidf_weighted(words @ grams)
+
+
+def mean_rows(
+    docs: Sequence[Sequence[str]], vocab: dict[str, int], matrix: np.ndarray,
+    weight: Callable[[str], float],
+) -> np.ndarray:  # fmt: skip
+    """Per doc, the ``weight``-weighted mean of its known tokens' rows of ``matrix`` (a token
+    counted as often as it occurs; zeros for a doc without a known token)."""
+    counts, _ = bag_matrix(docs, vocab)
+    words = sorted(vocab, key=vocab.__getitem__)
+    weights = np.fromiter((weight(w) for w in words), dtype=np.float64, count=len(words))
+    n_known = np.asarray(counts.sum(axis=1)).ravel()
+    n_known[n_known == 0] = 1
+    scaled = sp.diags(1.0 / n_known) @ counts @ sp.diags(weights)
+    return np.asarray(scaled @ matrix, dtype=np.float32)

@@ -1,0 +1,225 @@
+"""What ``kg related`` compares in the papers' words, made once per graph file.
+
+Views of each paper's title and abstract, each scoring every paper against a query paper:
+
+* ``words``: cosine of word TF-IDF vectors (kg's, :func:`kg.graph.similarity.tfidf_matrix`);
+* ``chars``: cosine of character 3–5-gram TF-IDF vectors within words, which meets
+  "bootstrapping" with "bootstrapped" and "Bi-LSTM" with "BiLSTM";
+* ``dense``: cosine of SIF paper vectors (:mod:`kg.query.vectors`), which meets words that
+  mean alike;
+* ``titles``: cosine of the titles' SIF vectors;
+* ``align``: each query sentence's best match among the paper's sentences (cosine of SIF
+  sentence vectors), averaged: Aspire's max-sim sentence alignment. With a facet, only the
+  query's sentences of that facet align; ``align_facet`` aligns them with the paper's sentences
+  of that facet and its title only. Sentences about where the code is align with nothing.
+
+:func:`load_text_index` keeps the index beside the graph's :class:`~kg.query.index.PaperIndex`
+in kg's cache folder, rebuilt whenever the graph file changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from kg.atomic import atomic_write
+from kg.query.facets import FACETS, OTHER, facets
+from kg.query.vectors import common_direction, sif_vectors, sif_weights, without
+
+TEXT_INDEX_VERSION = 3
+#: The facet code of a title among the sentence facets: it aligns with every facet.
+TITLE = len(FACETS)
+#: The code of a sentence about no facet (:data:`kg.query.facets.OTHER`): it aligns with none.
+NO_FACET = TITLE + 1
+
+
+@dataclass
+class SparseRows:
+    """A CSR matrix as plain numpy arrays: what a query needs of it, without importing scipy
+    (whose import costs ``kg related`` more than its answer)."""
+
+    data: np.ndarray
+    indices: np.ndarray
+    indptr: np.ndarray
+    columns: int
+
+    @classmethod
+    def of(cls, matrix: Any) -> SparseRows:
+        """From a scipy CSR matrix."""
+        return cls(matrix.data, matrix.indices, matrix.indptr, matrix.shape[1])
+
+    def cosines(self, i: int) -> np.ndarray:
+        """Every row's dot product with row ``i`` (rows of unit length: their cosines)."""
+        a, b = self.indptr[i], self.indptr[i + 1]
+        query = np.zeros(self.columns, dtype=self.data.dtype)
+        query[self.indices[a:b]] = self.data[a:b]
+        starts = self.indptr[:-1]
+        sums = np.add.reduceat(self.data * query[self.indices], starts) if len(self.data) else 0
+        # reduceat gives an empty row the next row's first product: such a row shares nothing
+        return np.where(starts == self.indptr[1:], 0.0, sums)
+
+
+@dataclass
+class TextIndex:
+    ids: list[str]  # paper ids, in row order
+    words: SparseRows  # word TF-IDF, rows L2-normalised
+    chars: SparseRows  # character n-gram TF-IDF, rows L2-normalised
+    dense: np.ndarray  # SIF paper vectors, unit rows
+    sentences: list[str]  # every paper's title, then its abstract's sentences
+    sentence_vectors: np.ndarray  # unit rows, aligned with ``sentences``
+    sentence_facets: np.ndarray  # FACETS index per sentence, TITLE for titles
+    offsets: np.ndarray  # paper i's sentences are offsets[i]:offsets[i + 1]
+
+    @classmethod
+    def from_papers(cls, papers: list[tuple[str, str, str]]) -> TextIndex:
+        """The index of ``papers``: (id, title, abstract) triples."""
+        from kg.graph.similarity import tfidf_matrix
+        from kg.query.bags import char_tfidf
+
+        texts = [f"{title} {abstract}".strip() for _, title, abstract in papers]
+        sentences, codes, offsets = _sentences(papers)
+        weights = sif_weights(sentences)
+        raw = sif_vectors(sentences, weights)
+        shared = common_direction(raw)
+        return cls(
+            ids=[pid for pid, _, _ in papers],
+            words=SparseRows.of(tfidf_matrix(texts)[0].astype(np.float32)),
+            chars=SparseRows.of(char_tfidf(texts)),
+            dense=without(sif_vectors(texts, weights), shared),
+            sentences=sentences,
+            sentence_vectors=without(raw, shared),
+            sentence_facets=np.asarray(codes, dtype=np.int8),
+            offsets=np.asarray(offsets, dtype=np.int64),
+        )
+
+    def row(self, paper: str) -> int:
+        return self._rows()[paper]
+
+    def _rows(self) -> dict[str, int]:
+        rows = self.__dict__.get("_row_of")
+        if rows is None:
+            rows = self.__dict__["_row_of"] = {p: i for i, p in enumerate(self.ids)}
+        return rows
+
+    def __contains__(self, paper: object) -> bool:
+        return paper in self._rows()
+
+    def signals(self, paper: str, facet: str | None = None) -> dict[str, np.ndarray]:
+        """Each view's score of every paper (in row order) against ``paper``. With a facet,
+        ``align`` aligns the query's sentences of that facet with all of each paper's, and
+        ``align_facet`` with the paper's sentences of that facet (and its title) only."""
+        i = self.row(paper)
+        align = self.alignment(i, facet, within_facet=False)
+        titles = self.sentence_vectors[self.offsets[:-1]]
+        return {
+            "words": self.words.cosines(i),
+            "chars": self.chars.cosines(i),
+            "dense": self.dense @ self.dense[i],
+            "align": align,
+            "align_facet": align if facet is None else self.alignment(i, facet, True),
+            "titles": titles @ titles[i],
+        }
+
+    def _query_sentences(self, i: int, facet: str | None) -> np.ndarray:
+        own = np.arange(self.offsets[i], self.offsets[i + 1])
+        own = own[self.sentence_facets[own] != NO_FACET]  # the title is always left
+        if facet is None:
+            return own
+        chosen = own[self.sentence_facets[own] == FACETS.index(facet)]
+        return chosen if len(chosen) else own  # an abstract without such a sentence: all of it
+
+    def _fits(self, facet: str) -> np.ndarray:
+        code = FACETS.index(facet)
+        return (self.sentence_facets == code) | (self.sentence_facets == TITLE)
+
+    def alignment(self, i: int, facet: str | None = None, within_facet: bool = False) -> np.ndarray:
+        """Each paper's alignment with paper ``i``: the mean over the query's sentences (of
+        ``facet``) of the best cosine among the paper's sentences (of ``facet`` and the title,
+        ``within_facet``)."""
+        sims = self.sentence_vectors[self._query_sentences(i, facet)] @ self.sentence_vectors.T
+        if facet is not None and within_facet:
+            sims[:, ~self._fits(facet)] = -1.0
+        else:
+            sims[:, self.sentence_facets == NO_FACET] = -1.0
+        return np.maximum.reduceat(sims, self.offsets[:-1], axis=1).mean(axis=0)
+
+    def best_pair(self, query: str, other: str, facet: str | None = None) -> tuple[str, str, float]:
+        """The query sentence and ``other``'s sentence that align best, and their cosine."""
+        i, j = self.row(query), self.row(other)
+        q = self._query_sentences(i, facet)
+        theirs = np.arange(self.offsets[j], self.offsets[j + 1])
+        theirs = theirs[self.sentence_facets[theirs] != NO_FACET]  # the title is always left
+        if facet is not None:
+            fitting = theirs[self._fits(facet)[theirs]]
+            theirs = fitting if len(fitting) else theirs
+        sims = self.sentence_vectors[q] @ self.sentence_vectors[theirs].T
+        a, b = np.unravel_index(int(sims.argmax()), sims.shape)
+        return self.sentences[q[a]], self.sentences[theirs[b]], round(float(sims[a, b]), 4)
+
+
+def _sentences(papers: list[tuple[str, str, str]]) -> tuple[list[str], list[int], list[int]]:
+    """Every paper's title and sentences, their facet codes, and where each paper's start."""
+    sentences: list[str] = []
+    codes: list[int] = []
+    offsets = [0]
+    for _, title, abstract in papers:
+        labelled = facets(abstract)
+        sentences += [title, *(s for s, _ in labelled)]
+        codes += [TITLE, *(NO_FACET if f == OTHER else FACETS.index(f) for _, f in labelled)]
+        offsets.append(len(sentences))
+    return sentences, codes, offsets
+
+
+def paper_vectors(papers: list[tuple[str, str, str]]) -> np.ndarray:
+    """:attr:`TextIndex.dense` of ``papers`` alone (what ``kg load`` gives Neo4j), without
+    the rest of the index."""
+    sentences, _, _ = _sentences(papers)
+    weights = sif_weights(sentences)
+    shared = common_direction(sif_vectors(sentences, weights))
+    texts = [f"{title} {abstract}".strip() for _, title, abstract in papers]
+    return without(sif_vectors(texts, weights), shared)
+
+
+def text_index_path(graph_path: Path, cache_dir: Path) -> Path:
+    from kg.query.index import index_path
+
+    return index_path(graph_path, cache_dir).with_suffix(".text.pickle")
+
+
+def papers_of(G: Any) -> list[tuple[str, str, str]]:
+    """Every paper of graph ``G`` as (id, title, abstract), by id."""
+    from kg.schema import LABEL_ATTR, Label
+
+    return sorted(
+        (n, a.get("title") or "", a.get("abstract") or "")
+        for n, a in G.nodes(data=True)
+        if a.get(LABEL_ATTR) == Label.PAPER.value
+    )
+
+
+def load_text_index(graph_path: str | Path, cache_dir: str | Path | None = None) -> TextIndex:
+    """The text index of the graph file at ``graph_path``, from the cache when it is current."""
+    from kg.cache import default_cache_dir
+    from kg.query.index import _signature
+    from kg.store.file import load_graph
+
+    graph_path = Path(graph_path)
+    cached = text_index_path(graph_path, Path(cache_dir) if cache_dir else default_cache_dir())
+    signature: Any = (TEXT_INDEX_VERSION, _signature(graph_path))
+    try:
+        with cached.open("rb") as fh:
+            stored, index = pickle.load(fh)
+        if stored == signature:
+            return index
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
+        pass  # missing or unreadable: made again below
+    index = TextIndex.from_papers(papers_of(load_graph(graph_path)))
+    # a read-only cache folder only costs time
+    with contextlib.suppress(OSError), atomic_write(cached) as fh:
+        pickle.dump((signature, index), fh, protocol=pickle.HIGHEST_PROTOCOL)
+    return index

@@ -1,0 +1,188 @@
+"""kg related's default (hybrid) ranking: sentence facets, the text index and the mixing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import networkx as nx
+import numpy as np
+import pytest
+
+from kg.query.facets import FACET_LABELS, FACETS, OTHER, facet_of, facets, sentences
+from kg.query.hybrid import SIGNALS, default_weights, rank_related, signals, standardised
+from kg.query.index import PaperIndex
+from kg.query.text_index import TextIndex, load_text_index, papers_of
+from kg.query.vectors import sif_vectors, sif_weights, word_vectors
+from kg.schema import Label
+from kg.store.file import save_graph
+
+PAPERS = {
+    "parse": (
+        "Fast dependency parsing with transition systems",
+        "Dependency parsing remains slow for long sentences. We propose a transition-based "
+        "parser trained with a dynamic oracle. Experiments show it outperforms graph-based "
+        "parsers on the Penn Treebank. Code is available at https://github.com/x/parse.",
+    ),
+    "parse2": (
+        "Transition-based dependency parsers with dynamic oracles",
+        "Greedy dependency parsers make errors that compound. We introduce a dynamic oracle "
+        "for transition-based parsing. Results on the Penn Treebank improve accuracy. Our code "
+        "is available at https://github.com/y/oracle.",
+    ),
+    "vision": (
+        "Contrastive pretraining for image classification",
+        "Labelled images are scarce. We pretrain a convolutional network with a contrastive "
+        "loss on unlabelled photos. It achieves higher accuracy on ImageNet.",
+    ),
+    "speech": (
+        "Streaming speech recognition with transducers",
+        "Speech recognition on devices needs low latency. We train a recurrent transducer "
+        "with a streaming encoder. Word error rates fall on LibriSpeech.",
+    ),
+}
+
+
+def graph() -> nx.MultiDiGraph:
+    G = nx.MultiDiGraph()
+    for pid, (title, abstract) in PAPERS.items():
+        G.add_node(pid, label="Paper", title=title, abstract=abstract, display_name=pid)
+    entities = {
+        "dataset:ptb": ("Dataset", "Penn Treebank", ["parse", "parse2"]),
+        "task:parsing": ("Task", "dependency parsing", ["parse", "parse2"]),
+        "method:oracle": ("Method", "dynamic oracle", ["parse", "parse2"]),
+        "metric:accuracy": ("Metric", "accuracy", ["parse2", "vision"]),
+    }
+    for eid, (label, name, papers) in entities.items():
+        G.add_node(eid, label=label, name=name, paper_count=len(papers))
+        for p in papers:
+            G.add_edge(p, eid, key="USES", type="USES")
+    return G
+
+
+@pytest.fixture(scope="module")
+def indexes() -> tuple[PaperIndex, TextIndex]:
+    G = graph()
+    return PaperIndex.from_graph(G), TextIndex.from_papers(papers_of(G))
+
+
+def test_sentences_and_facets_follow_an_abstract() -> None:
+    text = PAPERS["parse"][1]
+    assert len(sentences(text)) == 4
+    assert [f for _, f in facets(text)] == ["background", "method", "result", OTHER]
+    # mid-abstract, the cues decide
+    assert facet_of("Experiments show that our parser outperforms all baselines.", 2, 5) == "result"
+    assert facet_of("We propose a parser.", 2, 5) == "method"
+    assert facet_of("However, parsers remain slow.", 2, 5) == "background"
+
+
+def test_every_facet_names_entity_types_of_the_schema() -> None:
+    assert set(FACET_LABELS) == set(FACETS)
+    labels = {label.value for label in Label}
+    assert all(set(ls) <= labels for ls in FACET_LABELS.values())
+
+
+def test_sif_vectors_meet_related_words_and_skip_unknown_ones() -> None:
+    vocab, matrix = word_vectors()
+    assert matrix.shape[0] == len(vocab) and np.allclose(np.linalg.norm(matrix[:50], axis=1), 1)
+    texts = ["dependency parsing", "syntactic parsing", "image classification", "zzqx qqzx"]
+    vecs = sif_vectors(texts, sif_weights(texts))
+    cos = vecs @ vecs.T / np.outer(*(2 * [np.linalg.norm(vecs, axis=1) + 1e-12]))
+    assert cos[0, 1] > cos[0, 2]
+    assert not vecs[3].any()
+
+
+def test_the_closest_paper_ranks_first_with_its_reasons(indexes) -> None:  # type: ignore[no-untyped-def]
+    idx, text = indexes
+    results = rank_related(idx, text, "parse", k=3)
+    assert [r.id for r in results][0] == "parse2"
+    assert "parse" not in [r.id for r in results]
+    top = results[0]
+    assert {s.name for s in top.shared} == {"Penn Treebank", "dependency parsing", "dynamic oracle"}
+    mine, theirs = top.evidence
+    assert mine in text.sentences and theirs in text.sentences
+    assert "github" not in mine + theirs  # where the code is says nothing about the paper
+    assert [r.score for r in results] == sorted((r.score for r in results), reverse=True)
+
+
+def test_a_facet_counts_only_its_entity_types(indexes) -> None:  # type: ignore[no-untyped-def]
+    idx, text = indexes
+    top = rank_related(idx, text, "parse", k=1, facet="method")[0]
+    assert top.facet == "method"
+    assert {s.label for s in top.shared} == {"Method"}
+    result = rank_related(idx, text, "parse2", k=3, facet="result")
+    assert all(s.label in ("Dataset", "Metric") for r in result for s in r.shared)
+    with pytest.raises(ValueError):
+        rank_related(idx, text, "parse", facet="novelty")
+
+
+def test_signals_are_standardised_without_the_query(indexes) -> None:  # type: ignore[no-untyped-def]
+    idx, text = indexes
+    parts = signals(idx, text, "vision")
+    assert set(parts) == set(SIGNALS)
+    row = text.row("vision")
+    for values in parts.values():
+        rest = np.delete(values, row)
+        assert abs(rest.mean()) < 1e-9 and (rest.std() == 0 or abs(rest.std() - 1) < 1e-9)
+    assert not standardised(np.array([3.0, 1.0, 1.0]), skip=0).any()
+
+
+def test_shipped_weights_name_known_signals() -> None:
+    weights = default_weights()
+    assert set(weights) <= set(SIGNALS) and any(weights.values())
+
+
+def test_the_text_index_is_cached_and_follows_the_graph_file(tmp_path: Path) -> None:
+    G = graph()
+    path = tmp_path / "g.json"
+    save_graph(G, path)
+    first = load_text_index(path, tmp_path / "cache")
+    assert load_text_index(path, tmp_path / "cache").ids == first.ids
+    G.remove_node("speech")
+    save_graph(G, path)
+    assert "speech" not in load_text_index(path, tmp_path / "cache")
+
+
+def test_cli_facet_json_and_neo4j_refuses_a_facet(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from kg.cli import main
+
+    path = tmp_path / "g.json"
+    save_graph(graph(), path)
+    runner = CliRunner()
+    out = runner.invoke(
+        main, ["related", "parse", "--graph", str(path), "--facet", "method", "--json", "-k", "2"]
+    )
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.stdout)
+    assert data[0]["id"] == "parse2" and data[0]["facet"] == "method" and data[0]["evidence"]
+    text = runner.invoke(main, ["related", "parse", "--graph", str(path), "-k", "1"]).output
+    assert "aligned" in text and "shares:" in text
+    refused = runner.invoke(main, ["related", "parse", "--backend", "neo4j", "--facet", "method"])
+    assert refused.exit_code == 2 and "--facet needs the file backend" in refused.output
+
+
+def test_char_tfidf_gives_scikit_learns_numbers() -> None:
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from kg.query.bags import char_tfidf
+
+    texts = [a for _, a in PAPERS.values()] + ["Bi-LSTM and BiLSTM", ""]
+    ours = char_tfidf(texts)
+    theirs = TfidfVectorizer(analyzer="char_wb", ngram_range=(3, 5), sublinear_tf=True)
+    ref = theirs.fit_transform(texts)
+    assert ours.shape == ref.shape
+    assert np.allclose((ours @ ours.T).toarray(), (ref @ ref.T).toarray(), atol=1e-5)
+
+
+def test_sparse_rows_cosines_equal_scipys(indexes) -> None:  # type: ignore[no-untyped-def]
+    import scipy.sparse as sp
+
+    _, text = indexes
+    rows = text.chars
+    shape = (len(text.ids), rows.columns)
+    matrix = sp.csr_matrix((rows.data, rows.indices, rows.indptr), shape=shape)
+    for i in range(len(text.ids)):
+        expected = (matrix @ matrix[i].T).toarray().ravel()
+        assert np.allclose(rows.cosines(i), expected, atol=1e-6)
