@@ -93,8 +93,8 @@ def rank_related(
         raise ValueError(f"facet must be one of {', '.join(FACETS)}")
     scores = hybrid_scores(idx, text, paper, facet)
     row = text.row(paper)
-    scores[row] = -np.inf
-    order = sorted(range(len(scores)), key=lambda i: (-scores[i], text.ids[i]))[:k]
+    others = (i for i in range(len(scores)) if i != row)
+    order = sorted(others, key=lambda i: (-scores[i], text.ids[i]))[:k]
     _, shared = shared_entities(idx, paper, FACET_LABELS.get(facet or ""))
     me = idx.nodes[paper]
     stored = dict(zip(me.get("similar", []), zip(me.get("similar_scores", []),

@@ -97,6 +97,9 @@ def test_the_closest_paper_ranks_first_with_its_reasons(indexes) -> None:  # typ
     results = rank_related(idx, text, "parse", k=3)
     assert [r.id for r in results][0] == "parse2"
     assert "parse" not in [r.id for r in results]
+    assert sorted(r.id for r in rank_related(idx, text, "parse", k=50)) == [
+        "parse2", "speech", "vision"
+    ]  # never the query itself, even when k exceeds the corpus
     top = results[0]
     assert {s.name for s in top.shared} == {"Penn Treebank", "dependency parsing", "dynamic oracle"}
     mine, theirs = top.evidence
