@@ -254,7 +254,8 @@ def _related_file(
     type=click.Choice(["file", "neo4j"]),
     default="file",
     show_default=True,
-    help="Answer from the graph file or from Neo4j (which answers the graph ranking).",
+    help="Answer from the graph file or from Neo4j (which answers the graph ranking, with a "
+    "facet's entity types when given).",
 )
 @click.option(
     "--reasons",
@@ -295,9 +296,7 @@ def related(
     if backend == "neo4j":
         from kg.cli.neo4j_cmds import related_from_neo4j
 
-        if facet is not None:
-            raise click.UsageError("--facet needs the file backend")
-        paper, results = related_from_neo4j(ctx, title, k)
+        paper, results = related_from_neo4j(ctx, title, k, facet)
     else:
         results, paper = _related_file(graph_path, title, k, facet, ranking)
     if as_json:

@@ -50,14 +50,16 @@ def open_connection(uri: str | None = None, user: str | None = None,
     return Neo4jConnection.from_env(uri, user, password, database).open()
 
 
-def related_from_neo4j(ctx: click.Context, title: str, k: int) -> tuple[dict[str, Any], list[Any]]:
+def related_from_neo4j(
+    ctx: click.Context, title: str, k: int, facet: str | None = None
+) -> tuple[dict[str, Any], list[Any]]:
     """For ``kg related --backend neo4j``: resolve TITLE in Neo4j and run the Cypher twin.
     Connection options come from the command's params when it has them, else the env."""
     from kg.store.neo4j import find_paper_neo4j, related_papers_neo4j
 
     with open_connection(**ctx.params) as conn:
         pid, paper = find_paper_neo4j(conn, title)
-        return paper, related_papers_neo4j(conn, pid, k)
+        return paper, related_papers_neo4j(conn, pid, k, facet)
 
 
 def _echo_json(data: Any) -> None:

@@ -2,6 +2,7 @@
 // answers: The papers most related to a paper, ranked exactly like `kg related`, with the shared entities and the similar words that explain each score.
 // param paper: "WebGen-Agent"  -- a paper id, title or short name (any case)
 // param k: 10  -- how many related papers
+// param labels: null  -- only entities of these labels count, e.g. ["Method"] (kg related --facet method); null: all
 // A shared entity e counts TYPE_WEIGHT[label(e)] / ln(1 + paper_count(e)) (kg/schema.py,
 // kg/query/related.py); a paper among p's text neighbours (p.similar, computed by `kg build`) adds
 // TEXT_WEIGHT * cosine. The score is the sum, rounded to 6 decimals.
@@ -11,7 +12,7 @@ WITH p ORDER BY p.id = $paper DESC, p.id LIMIT 1
 CALL {
   WITH p
   MATCH (p)-->(e)
-  WHERE NOT e:Paper
+  WHERE NOT e:Paper AND ($labels IS NULL OR labels(e)[0] IN $labels)
   WITH p, e,
        CASE WHEN coalesce(e.paper_count, 0) > 0 THEN e.paper_count
             ELSE COUNT { (e)<--(:Paper) } END AS papers

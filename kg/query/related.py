@@ -137,6 +137,7 @@ def related_papers(
                 reasons,
                 sim,
                 terms,
+                facet,
             )
         )
     return out

@@ -667,15 +667,22 @@ def count_kg_graph(conn: Neo4jConnection) -> dict[str, dict[str, int]]:
 # --------------------------------------------------------------------------- related papers
 
 
-def related_papers_neo4j(conn: Neo4jConnection, paper_id: str, k: int | None = 10) -> list[Any]:
-    """The Cypher twin of :func:`kg.query.related.related_papers`: the same ranking and reasons,
-    computed by the canned query ``related_papers`` inside Neo4j."""
+def related_papers_neo4j(
+    conn: Neo4jConnection, paper_id: str, k: int | None = 10, facet: str | None = None
+) -> list[Any]:
+    """The Cypher twin of :func:`kg.query.related.related_papers`: the same ranking and reasons
+    (with ``facet``, counting only its entity types), computed by the canned query
+    ``related_papers`` inside Neo4j."""
     from kg.errors import NotFoundError
     from kg.query.canned import get_query
+    from kg.query.facets import FACET_LABELS
     from kg.query.related import Related, Shared
 
     query = get_query("related_papers")
-    records = conn.read(query.text, paper=paper_id, k=k if k is not None else 2**31 - 1)
+    labels = list(FACET_LABELS[facet]) if facet else None
+    records = conn.read(
+        query.text, paper=paper_id, k=k if k is not None else 2**31 - 1, labels=labels
+    )
     if not records and not conn.read(
         f"MATCH (p:{_q(Label.PAPER.value)} {{{KEY}: $id}}) RETURN count(p) AS c", id=paper_id
     )[0]["c"]:
@@ -688,7 +695,7 @@ def related_papers_neo4j(conn: Neo4jConnection, paper_id: str, k: int | None = 1
         shared.sort(key=lambda s: (-s.weight, s.name))
         out.append(
             Related(rec["id"], rec["title"] or "", rec["display_name"] or "", rec["score"], shared,
-                    float(rec.get("similarity") or 0.0), list(rec.get("terms") or []))
+                    float(rec.get("similarity") or 0.0), list(rec.get("terms") or []), facet)
         )
     return out
 

@@ -329,6 +329,18 @@ def test_related_twin_matches_the_file_backend(seeds_loaded: Any,
     assert compared >= 10, "the seeds graph gives related papers for many papers"
 
 
+@pytest.mark.parametrize("facet", ["background", "method", "result"])
+def test_related_twin_matches_by_facet(facet: str, seeds_loaded: Any,
+                                       seeds_graph: nx.MultiDiGraph) -> None:
+    """`kg related --ranking graph --facet F` from the file and from Neo4j agree."""
+    compared = 0
+    for pid in sorted(papers(seeds_graph)):
+        expected = related_papers(seeds_graph, pid, 10, facet)
+        assert related_papers_neo4j(seeds_loaded, pid, 10, facet) == expected, pid
+        compared += any(r.shared for r in expected)
+    assert compared, f"some seeds paper shares a {facet} entity"
+
+
 def test_related_twin_unknown_paper(seeds_loaded: Any) -> None:
     from kg.errors import NotFoundError
 

@@ -146,7 +146,7 @@ def test_the_text_index_is_cached_and_follows_the_graph_file(tmp_path: Path) -> 
     assert "speech" not in load_text_index(path, tmp_path / "cache")
 
 
-def test_cli_facet_json_and_neo4j_refuses_a_facet(tmp_path: Path) -> None:
+def test_cli_facet_json_and_the_graph_ranking(tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from kg.cli import main
@@ -162,8 +162,14 @@ def test_cli_facet_json_and_neo4j_refuses_a_facet(tmp_path: Path) -> None:
     assert data[0]["id"] == "parse2" and data[0]["facet"] == "method" and data[0]["evidence"]
     text = runner.invoke(main, ["related", "parse", "--graph", str(path), "-k", "1"]).output
     assert "aligned" in text and "shares:" in text
-    refused = runner.invoke(main, ["related", "parse", "--backend", "neo4j", "--facet", "method"])
-    assert refused.exit_code == 2 and "--facet needs the file backend" in refused.output
+    graph_ranking = runner.invoke(
+        main, ["related", "parse", "--graph", str(path), "--ranking", "graph", "--facet",
+               "result", "--json"],
+    )  # fmt: skip
+    assert graph_ranking.exit_code == 0, graph_ranking.output
+    ranked = json.loads(graph_ranking.stdout)
+    assert ranked and all(r["facet"] == "result" and not r["evidence"] for r in ranked)
+    assert {s["label"] for r in ranked for s in r["shared"]} == {"Dataset"}
 
 
 def test_char_tfidf_gives_scikit_learns_numbers() -> None:
