@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import networkx as nx
 
 from kg.atomic import atomic_write
+from kg.runtime import paused_gc
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label
 
 INDEX_VERSION = 2
@@ -94,7 +95,8 @@ def load_index(graph_path: str | Path, cache_dir: str | Path | None = None) -> P
     if graph_path.exists():
         signature = _signature(graph_path)
         try:
-            with cached.open("rb") as fh:
+            # unpickling makes many containers: no collector passes over them meanwhile
+            with cached.open("rb") as fh, paused_gc():
                 stored_signature, index = pickle.load(fh)
             if stored_signature == signature:
                 with contextlib.suppress(OSError):

@@ -30,6 +30,7 @@ import numpy as np
 from kg.atomic import atomic_write
 from kg.query.facets import FACETS, OTHER, facets
 from kg.query.vectors import common_direction, sif_vectors, sif_weights, without
+from kg.runtime import paused_gc
 
 TEXT_INDEX_VERSION = 3
 #: The facet code of a title among the sentence facets: it aligns with every facet.
@@ -212,7 +213,7 @@ def load_text_index(graph_path: str | Path, cache_dir: str | Path | None = None)
     cached = text_index_path(graph_path, Path(cache_dir) if cache_dir else default_cache_dir())
     signature: Any = (TEXT_INDEX_VERSION, _signature(graph_path))
     try:
-        with cached.open("rb") as fh:
+        with cached.open("rb") as fh, paused_gc():  # see kg.query.index.load_index
             stored, index = pickle.load(fh)
         if stored == signature:
             return index
