@@ -82,6 +82,25 @@ def _similar(result: QueryResult, G: nx.MultiDiGraph) -> None:
     assert all(abs(r["cosine"] - cosines[r["id"]]) < 1e-3 for r in result.rows)
 
 
+def rising_methods(G: nx.MultiDiGraph, min_papers: int, top: int) -> list[tuple[Any, ...]]:
+    """What `kg trends --type Method` lists as rising, as the canned query's rows."""
+    from kg.query.trends import TrendsError, entity_trends
+
+    try:
+        rising = entity_trends(G, "Method", top, min_papers)["rising"]
+    except TrendsError:  # one year: nothing rises
+        return []
+    return [(r["name"], *[r["counts"][y] for y in (min(r["counts"]), max(r["counts"]))],
+             *[r["share"][y] for y in (min(r["share"]), max(r["share"]))]) for r in rising]
+
+
+@check("rising_methods")
+def _rising(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    got = [(r["method"], r["papers_first"], r["papers_last"], r["share_first"], r["share_last"])
+           for r in result.rows]
+    assert got == rising_methods(G, result.params["min_papers"], result.params["top"])
+
+
 @check("papers_on_dataset")
 def _on_dataset(result: QueryResult, G: nx.MultiDiGraph) -> None:
     d = entity_by_name(G, "Dataset", result.params["dataset"])
