@@ -228,7 +228,12 @@ def _related_file(
     from kg.query.hybrid import rank_related
     from kg.query.text_index import load_text_index
 
-    return rank_related(index, load_text_index(graph_path), pid, k, facet), index.nodes[pid]
+    def preparing(papers: int) -> None:
+        click.echo(f"Preparing the text index of {graph_path} ({papers} papers; once per graph "
+                   "file)...", err=True)
+
+    text = load_text_index(graph_path, on_build=preparing)
+    return rank_related(index, text, pid, k, facet), index.nodes[pid]
 
 
 @main.command()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import pickle
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -203,8 +204,13 @@ def papers_of(G: Any) -> list[tuple[str, str, str]]:
     )
 
 
-def load_text_index(graph_path: str | Path, cache_dir: str | Path | None = None) -> TextIndex:
-    """The text index of the graph file at ``graph_path``, from the cache when it is current."""
+def load_text_index(
+    graph_path: str | Path,
+    cache_dir: str | Path | None = None,
+    on_build: Callable[[int], None] | None = None,
+) -> TextIndex:
+    """The text index of the graph file at ``graph_path``, from the cache when it is current;
+    else made, after calling ``on_build(number of papers)`` (for a "please wait" line)."""
     from kg.cache import default_cache_dir
     from kg.query.index import _signature
     from kg.store.file import load_graph
@@ -219,7 +225,10 @@ def load_text_index(graph_path: str | Path, cache_dir: str | Path | None = None)
             return index
     except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
         pass  # missing or unreadable: made again below
-    index = TextIndex.from_papers(papers_of(load_graph(graph_path)))
+    papers = papers_of(load_graph(graph_path))
+    if on_build is not None:
+        on_build(len(papers))
+    index = TextIndex.from_papers(papers)
     # a read-only cache folder only costs time
     with contextlib.suppress(OSError), atomic_write(cached) as fh:
         pickle.dump((signature, index), fh, protocol=pickle.HIGHEST_PROTOCOL)
