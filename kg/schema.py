@@ -134,11 +134,22 @@ PAPER_PROPERTIES = (
     "similar_terms",
 )
 ENTITY_PROPERTIES = ("aliases", "paper_count")
-#: A Paper property only Neo4j holds (``kg load``): the paper's text vector
-#: (:class:`kg.query.text_index.TextIndex`'s ``dense`` row), which Neo4j's vector index
-#: :data:`TEXT_VECTOR_INDEX` searches (the canned query ``similar_papers``).
+#: Paper properties only Neo4j holds (``kg load``): the paper's text vector
+#: (:class:`kg.query.text_index.TextIndex`'s ``dense`` row) and, per facet of
+#: :mod:`kg.query.facets`, the mean vector of its sentences of that facet. Each has a vector
+#: index, ``kg_paper_<property>``, which the canned query ``similar_papers`` searches.
 TEXT_VECTOR = "text_vector"
-TEXT_VECTOR_INDEX = "kg_paper_text_vector"
+FACET_VECTORS = {f: f"{f}_vector" for f in ("background", "method", "result")}
+VECTOR_PROPERTIES = (TEXT_VECTOR, *FACET_VECTORS.values())
+
+
+def vector_index(prop: str) -> str:
+    """The name of the Neo4j vector index over the Paper property ``prop``.
+
+    >>> vector_index(TEXT_VECTOR)
+    'kg_paper_text_vector'
+    """
+    return f"kg_paper_{prop}"
 #: Relationship properties (every edge carries all of them; a link only author keywords make
 #: also carries :data:`EVIDENCE_KIND_ATTR`).
 EDGE_PROPERTIES = ("evidence", "start", "end", "confidence", "count")

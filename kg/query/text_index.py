@@ -177,14 +177,25 @@ def _sentences(papers: list[tuple[str, str, str]]) -> tuple[list[str], list[int]
     return sentences, codes, offsets
 
 
-def paper_vectors(papers: list[tuple[str, str, str]]) -> np.ndarray:
-    """:attr:`TextIndex.dense` of ``papers`` alone (what ``kg load`` gives Neo4j), without
-    the rest of the index."""
-    sentences, _, _ = _sentences(papers)
+def paper_vectors(papers: list[tuple[str, str, str]]) -> dict[str, np.ndarray]:
+    """What ``kg load`` gives Neo4j, by property (:data:`kg.schema.VECTOR_PROPERTIES`): each
+    paper's :attr:`TextIndex.dense` row, and per facet the unit mean of its sentence vectors of
+    that facet (zeros without one), without the rest of the index."""
+    from kg.schema import FACET_VECTORS, TEXT_VECTOR
+
+    sentences, codes, offsets = _sentences(papers)
     weights = sif_weights(sentences)
-    shared = common_direction(sif_vectors(sentences, weights))
+    raw = sif_vectors(sentences, weights)
+    shared = common_direction(raw)
+    unit = without(raw, shared)
     texts = [f"{title} {abstract}".strip() for _, title, abstract in papers]
-    return without(sif_vectors(texts, weights), shared)
+    out = {TEXT_VECTOR: without(sif_vectors(texts, weights), shared)}
+    code = np.asarray(codes)
+    for facet, prop in FACET_VECTORS.items():
+        mine = np.where(code == FACETS.index(facet), 1.0, 0.0).astype(np.float32)
+        sums = np.add.reduceat(unit * mine[:, None], offsets[:-1], axis=0)
+        out[prop] = without(sums, np.zeros(unit.shape[1], dtype=np.float32))
+    return out
 
 
 def text_index_path(graph_path: Path, cache_dir: Path) -> Path:

@@ -46,12 +46,12 @@ from kg.schema import (
     LABEL_ATTR,
     NAME,
     REL_TYPES,
-    TEXT_VECTOR,
-    TEXT_VECTOR_INDEX,
     TYPE_ATTR,
+    VECTOR_PROPERTIES,
     EntityRel,
     Label,
     Rel,
+    vector_index,
 )
 
 #: A relationship type: from a paper to an entity, or between two entities.
@@ -368,11 +368,12 @@ def schema_statements(dimensions: int | None = None) -> list[str]:
     )
     if dimensions:
         config = f"`vector.dimensions`: {int(dimensions)}, `vector.similarity_function`: 'cosine'"
-        stmts.append(
-            f"CREATE VECTOR INDEX {TEXT_VECTOR_INDEX} IF NOT EXISTS "
-            f"FOR (p:{_q(Label.PAPER.value)}) ON (p.{TEXT_VECTOR}) "
+        stmts += [
+            f"CREATE VECTOR INDEX {vector_index(prop)} IF NOT EXISTS "
+            f"FOR (p:{_q(Label.PAPER.value)}) ON (p.{_q(prop)}) "
             f"OPTIONS {{indexConfig: {{{config}}}}}"
-        )
+            for prop in VECTOR_PROPERTIES
+        ]
     return stmts
 
 
@@ -551,22 +552,25 @@ def delete_stale(
 
 
 def add_text_vectors(G: nx.MultiDiGraph, rows: GraphRows) -> int:
-    """Give each Paper row its text vector (:data:`~kg.schema.TEXT_VECTOR`, 6 decimals); a
-    paper without a word kg knows gets none (a zero vector has no cosine). Returns the
-    vectors' dimensions (0 when there is no paper)."""
+    """Give each Paper row its vectors (:data:`~kg.schema.VECTOR_PROPERTIES`: the text and each
+    facet's, 6 decimals); a paper without a word kg knows, or without a sentence of a facet,
+    lacks that vector (a zero vector has no cosine). Returns the vectors' dimensions (0 when
+    there is no paper)."""
     from kg.query.text_index import paper_vectors, papers_of
 
     papers = papers_of(G)
     if not papers:
         return 0
     vectors = paper_vectors(papers)
-    by_id = {str(G.nodes[pid].get(KEY, pid)): v for (pid, _, _), v in zip(papers, vectors,
-                                                                           strict=True)}
+    row_of = {str(G.nodes[pid].get(KEY, pid)): i for i, (pid, _, _) in enumerate(papers)}
     for row in rows.nodes.get(Label.PAPER, []):
-        vector = by_id.get(row["id"])
-        if vector is not None and vector.any():
-            row["props"][TEXT_VECTOR] = [round(float(x), 6) for x in vector]
-    return int(vectors.shape[1])
+        i = row_of.get(row["id"])
+        if i is None:
+            continue
+        for prop, matrix in vectors.items():
+            if matrix[i].any():
+                row["props"][prop] = [round(float(x), 6) for x in matrix[i]]
+    return int(next(iter(vectors.values())).shape[1])
 
 
 def load_graph_into_neo4j(
@@ -585,8 +589,8 @@ def load_graph_into_neo4j(
     ``progress(n)`` is called after each batch with the number of rows it wrote (the total is
     ``G.number_of_nodes() + G.number_of_edges()``). ``replace=True`` first deletes what kg
     loaded before. Idempotent: running it again (also after an interruption) converges to
-    the same graph. ``vectors``: give the papers their text vectors and Neo4j a vector index of
-    them (:func:`add_text_vectors`; the canned query ``similar_papers`` uses it).
+    the same graph. ``vectors``: give the papers their text and facet vectors and Neo4j a
+    vector index of each (:func:`add_text_vectors`; the canned query ``similar_papers``).
     """
     if batch_size < 1:
         raise ValueError("batch_size must be at least 1")

@@ -72,14 +72,24 @@ def _related(result: QueryResult, G: nx.MultiDiGraph) -> None:
 @check("similar_papers")
 def _similar(result: QueryResult, G: nx.MultiDiGraph) -> None:
     from kg.query.text_index import paper_vectors, papers_of
+    from kg.schema import FACET_VECTORS, TEXT_VECTOR
 
     ps = papers_of(G)
-    vectors = dict(zip((p for p, _, _ in ps), paper_vectors(ps), strict=True))
+    facet = result.params["facet"]
+    matrix = paper_vectors(ps)[FACET_VECTORS[facet] if facet else TEXT_VECTOR]
+    vectors = dict(zip((p for p, _, _ in ps), matrix, strict=True))
     pid = paper_by_name(G, result.params["paper"])
     cosines = {q: float(v @ vectors[pid]) for q, v in vectors.items() if q != pid and v.any()}
     expected = sorted(cosines, key=lambda q: -cosines[q])[: result.params["k"]]
     assert expected and [r["id"] for r in result.rows] == expected
     assert all(abs(r["cosine"] - cosines[r["id"]]) < 1e-3 for r in result.rows)
+
+
+@pytest.mark.parametrize("facet", ["background", "method", "result"])
+def test_similar_papers_by_facet(facet: str, seeds_loaded: Any,
+                                 seeds_graph: nx.MultiDiGraph) -> None:
+    params = {**derived_params("similar_papers", seeds_graph), "facet": facet}
+    CHECKS["similar_papers"](run_query(seeds_loaded, "similar_papers", params), seeds_graph)
 
 
 def rising_methods(G: nx.MultiDiGraph, min_papers: int, top: int) -> list[tuple[Any, ...]]:
