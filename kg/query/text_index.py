@@ -83,18 +83,14 @@ class TextIndex:
         from kg.graph.similarity import tfidf_matrix
         from kg.query.bags import char_tfidf
 
-        texts = [f"{title} {abstract}".strip() for _, title, abstract in papers]
-        sentences, codes, offsets = _sentences(papers)
-        weights = sif_weights(sentences)
-        raw = sif_vectors(sentences, weights)
-        shared = common_direction(raw)
+        texts, sentences, codes, offsets, sentence_vectors, dense = _embedded(papers)
         return cls(
             ids=[pid for pid, _, _ in papers],
             words=SparseRows.of(tfidf_matrix(texts)[0].astype(np.float32)),
             chars=SparseRows.of(char_tfidf(texts)),
-            dense=without(sif_vectors(texts, weights), shared),
+            dense=dense,
             sentences=sentences,
-            sentence_vectors=without(raw, shared),
+            sentence_vectors=sentence_vectors,
             sentence_facets=np.asarray(codes, dtype=np.int8),
             offsets=np.asarray(offsets, dtype=np.int64),
         )
@@ -177,19 +173,29 @@ def _sentences(papers: list[tuple[str, str, str]]) -> tuple[list[str], list[int]
     return sentences, codes, offsets
 
 
+def _embedded(
+    papers: list[tuple[str, str, str]],
+) -> tuple[list[str], list[str], list[int], list[int], np.ndarray, np.ndarray]:
+    """The papers' texts (title and abstract), sentences with their facet codes and offsets
+    (:func:`_sentences`), the sentences' SIF vectors and the papers': SIF weights from this
+    corpus, its common direction removed, unit length."""
+    sentences, codes, offsets = _sentences(papers)
+    weights = sif_weights(sentences)
+    raw = sif_vectors(sentences, weights)
+    shared = common_direction(raw)
+    texts = [f"{title} {abstract}".strip() for _, title, abstract in papers]
+    dense = without(sif_vectors(texts, weights), shared)
+    return texts, sentences, codes, offsets, without(raw, shared), dense
+
+
 def paper_vectors(papers: list[tuple[str, str, str]]) -> dict[str, np.ndarray]:
     """What ``kg load`` gives Neo4j, by property (:data:`kg.schema.VECTOR_PROPERTIES`): each
     paper's :attr:`TextIndex.dense` row, and per facet the unit mean of its sentence vectors of
     that facet (zeros without one), without the rest of the index."""
     from kg.schema import FACET_VECTORS, TEXT_VECTOR
 
-    sentences, codes, offsets = _sentences(papers)
-    weights = sif_weights(sentences)
-    raw = sif_vectors(sentences, weights)
-    shared = common_direction(raw)
-    unit = without(raw, shared)
-    texts = [f"{title} {abstract}".strip() for _, title, abstract in papers]
-    out = {TEXT_VECTOR: without(sif_vectors(texts, weights), shared)}
+    _, _, codes, offsets, unit, dense = _embedded(papers)
+    out = {TEXT_VECTOR: dense}
     code = np.asarray(codes)
     for facet, prop in FACET_VECTORS.items():
         mine = np.where(code == FACETS.index(facet), 1.0, 0.0).astype(np.float32)
