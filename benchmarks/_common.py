@@ -9,12 +9,17 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 import resource
+import signal
+import subprocess
 import sys
+import tempfile
+import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -69,6 +74,127 @@ def current_rss_mb() -> float:
     return 0.0
 
 
+_PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024 if hasattr(os, "sysconf") else 4
+
+
+def session_rss_kb(sid: int) -> int:
+    """Summed RSS (KiB) of every process of session ``sid``, from /proc (0 elsewhere).
+
+    A session rather than a parent/child walk, so worker processes that outlive or are
+    re-parented away from their parent still count. Shared copy-on-write pages count once per
+    process: an upper bound of what the tree holds, as ``top`` would add it up.
+    """
+    total = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # after the command name: state ppid pgrp session ...; rss (pages) is field 24 overall
+        if len(fields) > 21 and int(fields[3]) == sid:
+            total += int(fields[21]) * _PAGE_KB
+    return total
+
+
+@dataclass
+class TreeRun:
+    """One child process measured together with every process it started."""
+
+    argv: list[str]
+    seconds: float
+    returncode: int | None  # None when it was killed at the timeout
+    timed_out: bool
+    tree_rss_mb: float  # sampled peak of the summed RSS of the child's session
+    peak_rss_mb: float  # the largest single process (wait4: the child and its waited-for children)
+    cpu_s: float  # user + system CPU seconds of the child and its waited-for children
+    stdout: str = field(repr=False, default="")
+    stderr: str = field(repr=False, default="")
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not self.timed_out
+
+
+def _kill_session(sid: int) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(sid, signal.SIGKILL)
+
+
+def run_tree(
+    argv: Sequence[str],
+    *,
+    timeout: float | None = None,
+    interval: float = 0.2,
+    env: Mapping[str, str] | None = None,
+    cwd: Path = REPO_ROOT,
+) -> TreeRun:
+    """Run ``argv`` in a session of its own: wall time, peak RSS of its tree, output.
+
+    The session is what makes the measurement and the timeout whole: RSS is summed over every
+    process in it (sampled every ``interval`` seconds), and at ``timeout`` (or on Ctrl-C) the
+    whole session is killed, worker processes included, so a run that is given up on leaves
+    nothing behind on a shared machine. Output goes to temporary files, not pipes, so a chatty
+    child never blocks and nothing needs reader threads.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(
+            list(argv),
+            stdout=out,
+            stderr=err,
+            env={**os.environ, **(env or {})},
+            cwd=cwd,
+            start_new_session=True,
+        )
+        peak_kb = 0
+        done = threading.Event()
+        timed_out = threading.Event()
+
+        def sample() -> None:
+            nonlocal peak_kb
+            while not done.is_set():
+                peak_kb = max(peak_kb, session_rss_kb(proc.pid))
+                if timeout is not None and time.perf_counter() - t0 > timeout:
+                    timed_out.set()
+                    _kill_session(proc.pid)
+                done.wait(interval)
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        sampler.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        except BaseException:
+            _kill_session(proc.pid)
+            proc.wait()
+            raise
+        finally:
+            done.set()
+            sampler.join()
+        seconds = time.perf_counter() - t0
+        _kill_session(proc.pid)  # workers the child left running
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return TreeRun(
+            argv=list(argv),
+            seconds=seconds,
+            returncode=None if timed_out.is_set() else proc.returncode,
+            timed_out=timed_out.is_set(),
+            tree_rss_mb=peak_kb / 1024,
+            peak_rss_mb=usage.ru_maxrss / 1024,
+            cpu_s=usage.ru_utime + usage.ru_stime,
+            stdout=out.read().decode("utf-8", "replace"),
+            stderr=err.read().decode("utf-8", "replace"),
+        )
+
+
 def percentile(values: Sequence[float], q: float) -> float:
     """Linear-interpolated percentile (``q`` in 0..100), like numpy's default.
 
@@ -100,6 +226,7 @@ class Doc:
     primary_area: str = ""
     venue: str = ""
     url: str = ""
+    year: int | None = None
 
     @property
     def text(self) -> str:
@@ -176,8 +303,11 @@ def read_csfcube_texts(csfcube: Path) -> dict[str, Doc]:
     return docs
 
 
-def write_jsonl(docs: Sequence[Doc], path: Path) -> Path:
-    """Write docs as JSONL records kg can ingest (id/title/abstract/keywords/primary_area)."""
+def write_jsonl(docs: Iterable[Doc], path: Path) -> Path:
+    """Write docs as JSONL records kg can ingest (id/title/abstract/keywords/primary_area...).
+
+    One line per doc as it comes, so a generator of any length streams to disk.
+    """
     with Path(path).open("w", encoding="utf-8") as fh:
         for d in docs:
             rec: dict[str, Any] = {"id": d.id, "title": d.title, "abstract": d.abstract}
@@ -187,6 +317,8 @@ def write_jsonl(docs: Sequence[Doc], path: Path) -> Path:
                 rec["primary_area"] = d.primary_area
             if d.venue:
                 rec["venue"] = d.venue
+            if d.year is not None:
+                rec["year"] = d.year
             if d.url:
                 rec["url"] = d.url
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
