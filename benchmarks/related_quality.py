@@ -2,26 +2,31 @@
 
 Two evaluations:
 
-* **CSFCube** (expert judgments, 50 faceted queries): each query's *judged pool* (the
-  candidates in ``test-pid2anns-csfcube-{facet}.json``, minus the query itself) is ranked by
-  every method; NDCG@20 (adjudicated grade 0-3 as linear gain, ideal from the judged pool) and
-  MAP (grade >= 2 relevant) are reported per facet and overall (mean over the 50 queries).
+* **CSFCube** (expert judgments, 50 queries, each about one facet), under its published
+  protocol (Aspire's ``ranking_eval``): each query's *judged pool* (minus the query itself) is
+  ranked by every method; NDCG%20 (NDCG over the first 20% of the pool, the adjudicated grade
+  0-3 as gain, the first two ranks undiscounted), NDCG@20 and MAP (grade >= 2 relevant), per
+  facet and overall (mean over the 50 queries), and a paired bootstrap of kg's methods against
+  TF-IDF and against SPECTER.
 * **ICLR 2026** (no judgments): for 300 random query papers (fixed seed), over the whole
   corpus minus the query: P@10 of "same primary_area" and mean author-keyword overlap of the
   top 10 (Jaccard of the lower-cased keyword sets, keywords equal to a primary-area name
   dropped; also the mean number of shared keywords).
 
-Methods: ``kg`` (kg.query.related's score on a graph built from the same papers; papers sharing no
-entity score 0; ties broken by paper id ascending, i.e. arbitrarily but deterministically),
+Methods: ``kg`` (kg related's default, :mod:`kg.query.hybrid`, with the shipped weights, on a
+graph built from the same papers; on CSFCube about each query's facet), ``kg-cv`` (CSFCube
+only: the same signals, every query ranked by weights learned on the other fold's dev
+queries), ``kg-graph`` (``--ranking graph``: shared entities and the stored TF-IDF neighbours),
 ``tfidf`` (scikit-learn cosine on title + abstract), ``bm25`` (rank-bm25 Okapi, the query's
 title + abstract as the query), ``specter`` (the shipped CSFCube rankings; CSFCube only),
-``random`` (seeded shuffle). ``--variants`` adds prototype scorers (make_variants) computed
-from the same kg graph — experiments for improving kg.query.related, not shipped code.
+``random`` (seeded shuffle). Ties are broken by paper id.
 
 Usage::
 
     .venv/bin/python benchmarks/related_quality.py                 # both evaluations, table
-    .venv/bin/python benchmarks/related_quality.py --only csfcube --methods tfidf,bm25,specter
+    .venv/bin/python benchmarks/related_quality.py --only csfcube --methods kg-cv,tfidf,specter
+    .venv/bin/python benchmarks/related_quality.py --only csfcube --methods kg-cv \
+        --write-weights kg/query/data/related_weights.json        # relearn the shipped weights
     .venv/bin/python benchmarks/related_quality.py --json > quality.json
 """
 
@@ -36,7 +41,7 @@ import sys
 import tempfile
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -64,10 +69,6 @@ from kg.evaluate.related_metrics import (  # noqa: E402
 FACETS = ("background", "method", "result")
 SEED = 20261129
 ALL_METHODS = ("kg", "kg-cv", "kg-graph", "tfidf", "bm25", "specter", "random")
-
-# The strongest TF-IDF setting found on CSFCube: character 3-5-grams within word boundaries
-# (robust to morphology: "bootstrapping" ~ "bootstrap"). A prototype text component.
-CHAR_TFIDF: dict[str, Any] = {"analyzer": "char_wb", "ngram_range": (3, 5)}
 
 
 # =========================================================================== data
@@ -224,21 +225,10 @@ class SpecterRanker:
 # --------------------------------------------------------------------------- kg
 
 
-def build_kg_graph(
-    docs: Sequence[Doc],
-    workdir: Path,
-    cache_dir: Path | None = None,
-    title_in_abstract: bool = False,
-) -> Any:
-    """Build a kg graph from ``docs`` through the lead's library function (kg.build.build).
-
-    ``title_in_abstract`` prepends the title to the abstract (kg extracts from abstracts only),
-    an experiment to measure how much entity extraction from titles would add.
-    """
+def build_kg_graph(docs: Sequence[Doc], workdir: Path, cache_dir: Path | None = None) -> Any:
+    """Build a kg graph from ``docs`` through kg's library function (kg.build.build)."""
     import kg.build as kb
 
-    if title_in_abstract:
-        docs = [replace(d, abstract=f"{d.title}. {d.abstract}") for d in docs]
     jsonl = write_jsonl(docs, workdir / "papers.jsonl")
     # Author keywords withheld: the ICLR measure scores keyword overlap.
     result = kb.build([jsonl], cache_dir=cache_dir, keywords=False)
