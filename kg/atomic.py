@@ -41,7 +41,8 @@ def _writer_pid(temp: Path, target: Path) -> int | None:
     return int(pid) if pid.isdigit() and rest else None
 
 
-def _alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (this one does; another user's counts as alive)."""
     if pid == os.getpid():
         return True
     try:
@@ -71,7 +72,7 @@ def remove_debris(target: Path) -> int:
             old = time.time() - temp.stat().st_mtime > STALE_SECONDS
         except OSError:
             continue  # gone already
-        if old or (pid is not None and not _alive(pid)):
+        if old or (pid is not None and not pid_alive(pid)):
             with contextlib.suppress(OSError):
                 temp.unlink()
                 removed += 1

@@ -294,6 +294,21 @@ def _value(value: Any) -> Any:
     return json.dumps(value, sort_keys=True, default=str)
 
 
+def node_properties(node: Any, attrs: Any) -> tuple[Label, dict[str, Any]]:
+    """A node's label and the properties kg writes for it (values as Neo4j stores them, ``id``
+    and ``name`` always set); an unknown label is rejected, since it would be pasted into Cypher.
+    """
+    try:
+        label = Label(attrs[LABEL_ATTR])
+    except (KeyError, ValueError):
+        raise Neo4jError(f"node {node!r} has no kg label (got {attrs.get(LABEL_ATTR)!r})") from None
+    node_id = str(attrs.get(KEY, node))
+    props = {k: _value(v) for k, v in attrs.items() if k not in NODE_SKIP}
+    props[KEY] = node_id
+    props.setdefault(NAME, attrs.get("display_name") or node_id)
+    return label, props
+
+
 def graph_to_rows(G: nx.MultiDiGraph) -> GraphRows:
     """Split ``G`` into parameter rows for the loader. Pure: no database involved.
 
@@ -314,18 +329,9 @@ def graph_to_rows(G: nx.MultiDiGraph) -> GraphRows:
     labels: dict[str, Label] = {}
     nodes: dict[Label, list[dict[str, Any]]] = {}
     for node, attrs in sorted(G.nodes(data=True), key=lambda na: str(na[0])):
-        try:
-            label = Label(attrs[LABEL_ATTR])
-        except (KeyError, ValueError):
-            raise Neo4jError(
-                f"node {node!r} has no kg label (got {attrs.get(LABEL_ATTR)!r})"
-            ) from None
-        node_id = str(attrs.get(KEY, node))
+        label, props = node_properties(node, attrs)
         labels[node] = label
-        props = {k: _value(v) for k, v in attrs.items() if k not in NODE_SKIP}
-        props[KEY] = node_id
-        props.setdefault(NAME, attrs.get("display_name") or node_id)
-        nodes.setdefault(label, []).append({"id": node_id, "props": dict(sorted(props.items()))})
+        nodes.setdefault(label, []).append({"id": props[KEY], "props": dict(sorted(props.items()))})
     rels: dict[tuple[RelType, Label, Label], list[dict[str, Any]]] = {}
     for u, v, key, attrs in sorted(
         G.edges(keys=True, data=True), key=lambda e: (str(e[0]), str(e[1]), str(e[2]))

@@ -42,7 +42,6 @@ from __future__ import annotations
 import contextlib
 import csv
 import glob
-import os
 import re
 import shlex
 import shutil
@@ -56,16 +55,16 @@ from typing import IO, TYPE_CHECKING, Any
 from kg import atomic
 from kg.errors import GraphFileError, Neo4jError
 from kg.query.canned import cypher_literal
-from kg.schema import ENTITY_LABELS, KEY, LABEL_ATTR, NAME, REL_TYPES, TYPE_ATTR, Label
+from kg.schema import ENTITY_LABELS, KEY, LABEL_ATTR, REL_TYPES, TYPE_ATTR, Label
 from kg.store.neo4j import (
     ALL_RELS,
     MANAGED,
-    NODE_SKIP,
     Neo4jConnection,
     RelType,
     _q,  # kg load's own identifier quoting and value conversion: the same Cypher, the same
     _value,  # values
     neo4j_error,
+    node_properties,
     schema_statements,
 )
 
@@ -124,16 +123,7 @@ def node_row(node: Any, attrs: Mapping[str, Any]) -> tuple[Label, dict[str, Any]
     >>> node_row("p1", {"label": "Paper", "title": "T", "year": None, "keywords": []})
     (<Label.PAPER: 'Paper'>, {'id': 'p1', 'keywords': [], 'name': 'p1', 'title': 'T'})
     """
-    try:
-        label = Label(attrs[LABEL_ATTR])
-    except (KeyError, ValueError):
-        raise Neo4jError(
-            f"node {node!r} has no kg label (got {attrs.get(LABEL_ATTR)!r})"
-        ) from None
-    node_id = str(attrs.get(KEY, node))
-    props = {k: _value(v) for k, v in attrs.items() if k not in NODE_SKIP}
-    props[KEY] = node_id
-    props.setdefault(NAME, attrs.get("display_name") or node_id)
+    label, props = node_properties(node, attrs)
     return label, {k: v for k, v in sorted(props.items()) if v is not None}
 
 
@@ -655,22 +645,10 @@ def remove_debris(target: Path) -> int:
             old = time.time() - temp.stat().st_mtime > atomic.STALE_SECONDS
         except OSError:
             continue
-        if old or not _alive(int(shape[1])):
+        if old or not atomic.pid_alive(int(shape[1])):
             shutil.rmtree(temp, ignore_errors=True)
             removed += 1
     return removed
-
-
-def _alive(pid: int) -> bool:
-    if pid == os.getpid():
-        return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:  # someone else's process (or unknowable): keep its folder
-        return True
-    return True
 
 
 # --------------------------------------------------------------------------- after the import

@@ -340,19 +340,25 @@ def _clean(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def iter_abstracts(shared_data: str | Path) -> Iterator[str]:
-    """The titles and abstracts under ``shared_data``: ICLR 2026 and 2018, then CSFCube's (its
-    files hold a title, then an abstract a sentence per line)."""
-    root = Path(shared_data)
+def _iclr_records(root: Path) -> Iterator[tuple[str, str]]:
+    """(title, abstract) of every ICLR 2026 and ICLR 2018 record under ``root``."""
     csv.field_size_limit(1 << 30)
     for path in sorted(glob.glob(str(root / "corpora" / "iclr2026-alickzhu" / "*.csv"))):
         with open(path, encoding="utf-8-sig", newline="") as fh:
             for row in csv.DictReader(fh):
-                yield f"{row.get('title') or ''}. {row.get('abstract') or ''}"
+                yield row.get("title") or "", row.get("abstract") or ""
     iclr18 = root / "corpora" / "iclr2018.json"
     if iclr18.is_file():
         for rec in json.loads(iclr18.read_text(encoding="utf-8")):
-            yield f"{rec.get('title') or ''}. {rec.get('abstract') or ''}"
+            yield rec.get("title") or "", rec.get("abstract") or ""
+
+
+def iter_abstracts(shared_data: str | Path) -> Iterator[str]:
+    """The titles and abstracts under ``shared_data``: ICLR 2026 and 2018, then CSFCube's (its
+    files hold a title, then an abstract a sentence per line)."""
+    root = Path(shared_data)
+    for title, abstract in _iclr_records(root):
+        yield f"{title}. {abstract}"
     seen: set[str] = set()  # a paper is a candidate of several queries: each file repeats it
     for path in sorted(glob.glob(str(root / "csfcube" / "readable_annotations" / "*.txt"))):
         for line in Path(path).read_text(encoding="utf-8").splitlines():
@@ -365,15 +371,8 @@ def iter_abstracts(shared_data: str | Path) -> Iterator[str]:
 def iter_unlabelled(shared_data: str | Path) -> Iterator[str]:
     """Unlabelled scientific texts (abstracts and paragraphs) found under ``shared_data``."""
     root = Path(shared_data)
-    csv.field_size_limit(1 << 30)
-    for path in sorted(glob.glob(str(root / "corpora" / "iclr2026-alickzhu" / "*.csv"))):
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            for row in csv.DictReader(fh):
-                yield row.get("abstract") or ""
-    iclr18 = root / "corpora" / "iclr2018.json"
-    if iclr18.is_file():
-        for rec in json.loads(iclr18.read_text(encoding="utf-8")):
-            yield rec.get("abstract") or ""
+    for _, abstract in _iclr_records(root):
+        yield abstract
     for path in sorted(glob.glob(str(root / "csfcube" / "readable_annotations" / "*.txt"))):
         lines = Path(path).read_text(encoding="utf-8").splitlines()
         for line in lines:
