@@ -24,6 +24,8 @@ class Label(str, Enum):
     DATASET = "Dataset"  # datasets, benchmarks and environments
     METRIC = "Metric"
     CONCEPT = "Concept"
+    RESULT = "Result"  # a quantitative claim a paper reports (issue 20)
+    TOPIC = "Topic"  # a group of papers that share entities and text (issue 24)
 
     def __str__(self) -> str:  # so f-strings print "Method", not "Label.METHOD"
         return self.value
@@ -62,6 +64,30 @@ class EntityRel(str, Enum):
         return self.value
 
 
+class ResultRel(str, Enum):
+    """Relationship types of a :data:`Label.RESULT` node: the paper that reports it, and the
+    entities its sentence says it is about (``kg.extract.results``)."""
+
+    REPORTS = "REPORTS"  # (Paper)-[:REPORTS]->(Result)
+    FOR_METHOD = "FOR_METHOD"  # (Result)-[:FOR_METHOD]->(Method): the method that reaches it
+    ON_DATASET = "ON_DATASET"  # (Result)-[:ON_DATASET]->(Dataset)
+    IN_METRIC = "IN_METRIC"  # (Result)-[:IN_METRIC]->(Metric)
+    FOR_TASK = "FOR_TASK"  # (Result)-[:FOR_TASK]->(Task)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class TopicRel(str, Enum):
+    """Relationship types of a :data:`Label.TOPIC` node: each paper is in exactly one topic."""
+
+    IN_TOPIC = "IN_TOPIC"  # (Paper)-[:IN_TOPIC]->(Topic)
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: The labels of the things papers name (the nodes a paper links to with a :class:`Rel`).
 ENTITY_LABELS: tuple[Label, ...] = (
     Label.METHOD,
     Label.TASK,
@@ -88,10 +114,20 @@ ENTITY_REL_TRIPLES: frozenset[tuple[Label, EntityRel, Label]] = frozenset(
     }
 )
 
-#: Every relationship type by name (paper→entity and entity→entity).
-REL_TYPES: dict[str, Rel | EntityRel] = {
+#: The entity label each of a result's links (but REPORTS) points to.
+RESULT_TARGET: dict[ResultRel, Label] = {
+    ResultRel.FOR_METHOD: Label.METHOD,
+    ResultRel.ON_DATASET: Label.DATASET,
+    ResultRel.IN_METRIC: Label.METRIC,
+    ResultRel.FOR_TASK: Label.TASK,
+}
+
+#: Every relationship type by name (paper→entity, entity→entity, result and topic links).
+REL_TYPES: dict[str, Rel | EntityRel | ResultRel | TopicRel] = {
     **{r.value: r for r in Rel},
     **{r.value: r for r in EntityRel},
+    **{r.value: r for r in ResultRel},
+    **{r.value: r for r in TopicRel},
 }
 
 #: The role a mention gets when the paper does not introduce the entity.
@@ -134,6 +170,13 @@ PAPER_PROPERTIES = (
     "similar_terms",
 )
 ENTITY_PROPERTIES = ("aliases", "paper_count")
+#: A Result node's properties: the number as written ("85.3%"), its value, its unit ("%",
+#: "points", "×", "BLEU" …, or ""), whether it is a change (an improvement, a reduction, a
+#: speed-up) rather than a level reached, the sentence, and the reporting paper's id.
+RESULT_PROPERTIES = ("value", "number", "unit", "relative", "evidence", "paper")
+#: A Topic node's properties: its number of papers and its most linked entities of each kind
+#: (names, most papers first).
+TOPIC_PROPERTIES = ("size", "top_methods", "top_tasks", "top_datasets")
 #: Paper properties only Neo4j holds (``kg load``): the paper's text vector
 #: (:class:`kg.query.text_index.TextIndex`'s ``dense`` row) and, per facet of
 #: :mod:`kg.query.facets`, the mean vector of its sentences of that facet. Each has a vector
@@ -166,6 +209,8 @@ ID_PREFIX: dict[Label, str] = {
     Label.DATASET: "dataset",
     Label.METRIC: "metric",
     Label.CONCEPT: "concept",
+    Label.RESULT: "result",
+    Label.TOPIC: "topic",
 }
 
 #: How much a shared entity of each type says about two papers being related: a shared named
@@ -189,8 +234,10 @@ NODE_STYLE: dict[Label, dict[str, str]] = {
     Label.DATASET: {"color": "#e15759", "shape": "square"},
     Label.METRIC: {"color": "#b07aa1", "shape": "star"},
     Label.CONCEPT: {"color": "#9c9c9c", "shape": "dot"},
+    Label.RESULT: {"color": "#edc948", "shape": "box"},
+    Label.TOPIC: {"color": "#76b7b2", "shape": "hexagon"},
 }
-EDGE_COLOR: dict[Rel | EntityRel, str] = {
+EDGE_COLOR: dict[Rel | EntityRel | ResultRel | TopicRel, str] = {
     Rel.PROPOSES: "#d62728",
     Rel.USES: "#f28e2b",
     Rel.EVALUATES_ON: "#e15759",
@@ -203,6 +250,12 @@ EDGE_COLOR: dict[Rel | EntityRel, str] = {
     EntityRel.PART_OF: "#bcbd22",
     EntityRel.MEASURED_BY: "#9467bd",
     EntityRel.IS_A: "#7f7f7f",
+    ResultRel.REPORTS: "#edc948",
+    ResultRel.FOR_METHOD: "#f28e2b",
+    ResultRel.ON_DATASET: "#e15759",
+    ResultRel.IN_METRIC: "#b07aa1",
+    ResultRel.FOR_TASK: "#59a14f",
+    TopicRel.IN_TOPIC: "#76b7b2",
 }
 
 

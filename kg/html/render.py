@@ -39,7 +39,10 @@ VIS_VERSION = "9.1.2"
 LABEL_MAX = 28  # characters of a node label before it is shortened with "…"
 EXCERPT_MAX = 320  # characters of abstract / evidence shown in a tooltip
 #: Unicode look-alikes of the vis shapes, for the legend.
-SHAPE_SYMBOL = {"dot": "●", "diamond": "◆", "triangle": "▲", "square": "■", "star": "★"}
+SHAPE_SYMBOL = {
+    "dot": "●", "diamond": "◆", "triangle": "▲", "square": "■", "star": "★", "box": "▬",
+    "hexagon": "⬢",
+}  # fmt: skip
 _LABELS = {label.value: label for label in Label}
 _RELS = REL_TYPES
 _UNKNOWN_STYLE = {"color": "#777777", "shape": "dot"}

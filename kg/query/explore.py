@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from kg.schema import LABEL_ATTR, TYPE_ATTR, EntityRel, Label, Rel
+from kg.schema import ENTITY_LABELS, LABEL_ATTR, REL_TYPES, TYPE_ATTR, EntityRel, Label, Rel
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
@@ -98,17 +98,17 @@ def data_counts(data: dict[str, Any]) -> dict[str, Any]:
 def _counts(nodes: Counter[str], edges: Counter[str]) -> dict[str, Any]:
     return {
         "papers": nodes.get(Label.PAPER.value, 0),
-        "entities": {lab.value: nodes.get(lab.value, 0) for lab in Label if lab != Label.PAPER},
-        "edges": {r.value: edges.get(r.value, 0) for r in (*Rel, *EntityRel)},
+        "entities": {lab.value: nodes.get(lab.value, 0) for lab in ENTITY_LABELS},
+        "results": nodes.get(Label.RESULT.value, 0),
+        "topics": nodes.get(Label.TOPIC.value, 0),
+        "edges": {name: edges.get(name, 0) for name in REL_TYPES},
     }
 
 
 def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
     """Counts per label and relationship type, and the most linked entities of each type."""
     top_entities: dict[str, list[dict[str, Any]]] = {}
-    for label in Label:
-        if label == Label.PAPER:
-            continue
+    for label in ENTITY_LABELS:
         ents = [(n, a) for n, a in G.nodes(data=True) if a[LABEL_ATTR] == label.value]
         ents.sort(key=lambda na: (-int(na[1].get("paper_count", 0)), na[1].get("name", "")))
         top_entities[label.value] = [

@@ -12,7 +12,7 @@ import pytest
 from kg.cache import KEEP_SNAPSHOTS, ResolverSnapshots, text_digest
 from kg.models import Mention
 from kg.resolve.resolver import Resolver, resolve_entities
-from kg.schema import DEFAULT_ROLE, Label, Rel
+from kg.schema import DEFAULT_ROLE, ENTITY_LABELS, Label, Rel
 
 #: Names that collide on purpose: case and plural variants, model classes, two long forms
 #: competing for one acronym (so adding papers can move the acronym to the other entity).
@@ -32,7 +32,7 @@ def random_corpus(rng: random.Random, n_papers: int) -> dict[str, list[Mention]]
     for i in range(n_papers):
         ms = []
         for j in range(rng.randint(0, 6)):
-            label = rng.choice([lab for lab in Label if lab != Label.PAPER])
+            label = rng.choice(ENTITY_LABELS)
             role = Rel.PROPOSES if rng.random() < 0.2 else DEFAULT_ROLE[label]
             kind = rng.random()
             if kind < 0.3:  # an acronym, defined here or used bare
