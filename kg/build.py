@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from kg.cache import ExtractionCache, ResolverSnapshots, text_digest
 from kg.extract.extractor import FEW_TEXTS, Extractor, WarmExtractor, auto_processes
 from kg.extract.pipeline import model_name, pipeline_version
-from kg.extract.rows import RawMention, doc_mentions, doc_relations
+from kg.extract.rows import RawMention, doc_mentions, doc_relations, doc_results
 from kg.graph.assemble import graph_data
 from kg.ingest import IngestResult, read_papers
-from kg.models import Entity, Mention, Paper, Problem, RelationMention
+from kg.models import Entity, Mention, Paper, Problem, ResultMention, Statements
 from kg.query.explore import data_counts
 from kg.resolve import Resolver, by_key, resolution_version
 from kg.resolve.keywords import link_keywords
@@ -75,11 +75,11 @@ def extract_and_resolve(
     n_process: int = 0,
     warm: WarmExtractor | None = None,
     remote: DaskExtractor | None = None,
-) -> tuple[dict[str, list[Mention]], dict[str, Entity], int, dict[str, list[RelationMention]]]:
+) -> tuple[dict[str, list[Mention]], dict[str, Entity], int, Statements]:
     """Mentions per paper id and the entities they resolve to, using and filling the cache
-    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache,
-    relations per paper id: only the papers that state one; their arguments are the papers'
-    mentions, so they carry the resolved entities).
+    when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache, the
+    relations and results the papers state: their arguments are the papers' mentions, so they
+    carry the resolved entities).
 
     With a cache, entity resolution starts from the snapshot of an earlier build whose papers
     are all still here (:class:`~kg.cache.ResolverSnapshots`), so only the papers it lacks are
@@ -113,14 +113,17 @@ def extract_and_resolve(
         except (ValueError, TypeError, KeyError, AttributeError):
             pass  # not a state this code wrote: resolve every paper
     mentions: dict[str, list[Mention]] = {}
-    relations: dict[str, list[RelationMention]] = {}
+    stated = Statements()
 
     def add(p: Paper, found: list[RawMention]) -> None:
         if p.id not in mentions:
             mentions[p.id] = doc_mentions(p.abstract, found)
-            stated = doc_relations(found, mentions[p.id])
-            if stated:
-                relations[p.id] = stated
+            relations = doc_relations(found, mentions[p.id])
+            if relations:
+                stated.relations[p.id] = relations
+            results = doc_results(found, mentions[p.id])
+            if results:
+                stated.results[p.id] = results
             if p.id not in resolved:
                 resolver.add(p.id, mentions[p.id])
 
@@ -174,7 +177,7 @@ def extract_and_resolve(
         # A snapshot only saves time: a build never fails for want of one.
         with contextlib.suppress(OSError), paused_gc():
             snapshots.save(resolver.state(), digests)
-    return mentions, entities, len(texts) - len(todo), relations
+    return mentions, entities, len(texts) - len(todo), stated
 
 
 @dataclass
@@ -184,7 +187,7 @@ class _Extracted:
     entities: dict[str, Entity]
     cached: int
     similar: Callable[[], dict[str, NeighbourLists]] | None = None
-    relations: dict[str, list[RelationMention]] = field(default_factory=dict)
+    stated: Statements = field(default_factory=Statements)
 
 
 def _similarity(
@@ -283,7 +286,7 @@ def _read_and_extract(
         similar = functools.partial(_similarity, papers, cache_dir)
     tick = progress(len(papers)) if progress else None
     try:
-        mentions, entities, cached, relations = extract_and_resolve(
+        mentions, entities, cached, stated = extract_and_resolve(
             papers, model, cache_dir, tick, n_process, warm, remote
         )
     except BaseException:
@@ -305,7 +308,7 @@ def _read_and_extract(
             unmark_established_datasets(p, mentions[p.id], entities)
         if keywords:  # after naming: keywords name no paper and propose nothing
             link_keywords(papers, mentions, entities)
-    return _Extracted(ingested, mentions, entities, cached, similar, relations)
+    return _Extracted(ingested, mentions, entities, cached, similar, stated)
 
 
 def build(
@@ -347,7 +350,14 @@ def build(
             if p.year is None:
                 p.year = year
     with paused_gc():
-        data = graph_data(papers, x.mentions, x.entities, similar=x.similar, relations=x.relations)
+        data = graph_data(
+            papers,
+            x.mentions,
+            x.entities,
+            similar=x.similar,
+            relations=x.stated.relations,
+            results=x.stated.results,
+        )
     return BuildResult(
         data=data,
         papers=papers,
@@ -356,6 +366,24 @@ def build(
         cached=x.cached,
         stats=data_counts(data),
     )
+
+
+def result_record(r: ResultMention, index: dict[int, int]) -> dict[str, Any]:
+    """A result as ``kg extract --jsonl`` writes it: its mentions as indexes into the record's
+    ``mentions`` (``index``: mention id → index), or None."""
+    record: dict[str, Any] = {
+        "value": r.value,
+        "number": r.number,
+        "unit": r.unit,
+        "relative": r.relative,
+        "evidence": r.evidence,
+        "start": r.start,
+        "end": r.end,
+    }
+    for arg in ("method", "dataset", "metric", "task"):
+        m = getattr(r, arg)
+        record[arg] = None if m is None else index.get(id(m))
+    return record
 
 
 def extract_records(
@@ -389,9 +417,11 @@ def extract_records(
                 "relations": [
                     {"head": index[id(r.head)], "tail": index[id(r.tail)], "type": r.type,
                      "evidence": r.evidence, "confidence": r.confidence}
-                    for r in x.relations.get(p.id, ())
+                    for r in x.stated.relations.get(p.id, ())
                     if id(r.head) in index and id(r.tail) in index
                 ],  # fmt: skip
+                # method, dataset, metric, task: indexes into "mentions" (or None)
+                "results": [result_record(r, index) for r in x.stated.results.get(p.id, ())],
             }
         )
     return records, list(x.ingested.problems)

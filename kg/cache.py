@@ -285,9 +285,10 @@ def _size(path: Path) -> int:
 
 
 #: How the extraction cache stores a text's mentions: marshal of a list of tuples of builtins
-#: (``kg.extract.rows.RawMention`` s, then ``RawRelation`` s). Part of the key: rows of another
-#: format are not read (3: relations follow the mentions).
-_ROWS_FORMAT = 3
+#: (``kg.extract.rows.RawMention`` s, then ``RawRelation`` s, then ``RawResult`` s). Part of
+#: the key: rows of another format are not read (3: relations follow the mentions; 4: results
+#: follow the relations).
+_ROWS_FORMAT = 4
 
 
 #: The extraction cache's files: ``extractions-{version}.sqlite`` (:func:`versioned_table`).

@@ -56,6 +56,35 @@ class RelationMention:
 
 
 @dataclass
+class ResultMention:
+    """A quantitative claim one sentence of a paper makes (``kg.extract.results``): the number
+    as written (``value``), its value and unit, whether it is a change rather than a level
+    reached (``relative``), the sentence, where ``value`` is (characters), and the mentions of
+    the sentence it is about (the method that reaches it, the dataset, metric and task)."""
+
+    value: str
+    number: float
+    unit: str
+    relative: bool
+    evidence: str
+    start: int
+    end: int
+    method: Mention | None = None
+    dataset: Mention | None = None
+    metric: Mention | None = None
+    task: Mention | None = None
+
+
+@dataclass
+class Statements:
+    """What the papers' sentences state beside their mentions, per paper id (only the papers
+    that state something): entity relations and results."""
+
+    relations: dict[str, list[RelationMention]] = field(default_factory=dict)
+    results: dict[str, list[ResultMention]] = field(default_factory=dict)
+
+
+@dataclass
 class Entity:
     """A canonical entity after cross-paper resolution."""
 

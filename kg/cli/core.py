@@ -333,7 +333,8 @@ def related(
 @graph_option
 @json_option
 def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
-    """A paper or an entity with its links and the evidence for each.
+    """A paper or an entity with its links, its relations and results, and the evidence for
+    each.
 
     \b
     Example:
@@ -354,8 +355,11 @@ def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
         if node.get(key):
             value = ", ".join(node[key]) if isinstance(node[key], list) else node[key]
             click.echo(f"  {key}: {value}")
+    result = node["label"] == "Result"  # (an entity's links are its papers': shown outward)
     for link in info["links"]:
-        click.echo(f"  -{link['type']}-> {link['name']} ({link['label']})")
+        inward = result and link["direction"] == "in"
+        arrow = f"<-{link['type']}-" if inward else f"-{link['type']}->"
+        click.echo(f"  {arrow} {link['name']} ({link['label']})")
         if link["evidence"]:
             click.echo(f'      "{link["evidence"]}"')
     if info["total_links"] > len(info["links"]):
@@ -365,6 +369,13 @@ def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
         click.echo(f"  {arrow} {rel['name']} ({rel['label']}; {len(rel['papers'])} papers)")
         for sentence in rel["evidence"][:1]:
             click.echo(f'      "{sentence}"')
+    for res in info.get("results", []):
+        about = ", ".join(f"{k} {res[k]}" for k in ("method", "dataset", "metric") if res[k])
+        kind = "change" if res["relative"] else "level"
+        click.echo(f"  result: {res['name']}  ({kind}{'; ' + about if about else ''})")
+        click.echo(f'      "{res["evidence"]}"')
+    if info.get("topic"):
+        click.echo(f"  topic: {info['topic']['name']}  [{info['topic']['id']}]")
 
 
 @main.command()

@@ -1,4 +1,5 @@
-"""``kg trends``: what rose and fell between the years of a graph (see :mod:`kg.query.trends`)."""
+"""``kg trends``: what rose and fell between the years of a graph (:mod:`kg.query.trends`);
+``kg leaderboard``: the results reported on a benchmark (:mod:`kg.query.results`)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,48 @@ def trends(graph_path: Path, label: str | None, top: int, plot: Path | None, as_
             click.echo(f"  {item['name']} ({item['type']}): {shares}")
     if plot:
         click.echo(f"Wrote {plot}")
+
+
+@main.command()
+@click.argument("dataset")
+@click.option("--metric", help="Only the boards of metrics whose name contains this (any case).")
+@click.option(
+    "--relative",
+    is_flag=True,
+    help="List the improvements reported on it (\"+2.1 points\") instead of levels reached.",
+)
+@click.option(
+    "--limit", type=click.IntRange(1), default=20, show_default=True, help="Rows per metric."
+)
+@graph_option
+@json_option
+def leaderboard(
+    dataset: str, metric: str | None, relative: bool, limit: int, graph_path: Path, as_json: bool
+) -> None:
+    """The results papers report on DATASET, one board per metric, best first (higher is better
+    unless the metric is an error, loss, perplexity, FID, latency ...), each with its paper and
+    sentence. Results come from the abstracts' own sentences ("achieves 85.3% top-1 accuracy
+    on ImageNet"): settings and models differ between papers, so read the sentence.
+
+    \b
+    Example:
+      kg leaderboard GSM8K
+      kg leaderboard ImageNet --metric top-1 --json
+    """
+    from kg.query.results import leaderboard as board_of
+
+    found = board_of(load(graph_path), dataset, metric=metric, relative=relative, limit=limit)
+    if as_json:
+        echo_json(found)
+        return
+    if not found["boards"]:
+        kind = "improvements" if relative else "results"
+        click.echo(f"No {kind} on {found['dataset']['name']} (try --relative).")
+    for board in found["boards"]:
+        direction = "higher" if board["higher_is_better"] else "lower"
+        click.echo(f"{found['dataset']['name']} · {board['metric'] or 'no metric named'}"
+                   f"  ({board['results']} results; {direction} is better)")  # fmt: skip
+        for row in board["rows"]:
+            method = f"  {row['method']}" if row["method"] else ""
+            click.echo(f"  {row['rank']:>3}. {row['value']:<10}{method}  — {row['paper_name']}")
+            click.echo(f'       "{row["evidence"]}"')

@@ -121,9 +121,9 @@ def _extract_chunk(texts: list[str]) -> list[list[RawMention]]:
 
 
 def doc_rows(doc: Any) -> list[Any]:
-    """A processed doc's mention rows and relation rows (a pipeline without ``kg_relations``,
-    e.g. an evaluation's, has none)."""
-    return raw_rows(doc._.kg_mentions, doc._.kg_relations)
+    """A processed doc's mention, relation and result rows (a pipeline without
+    ``kg_relations`` or ``kg_results``, e.g. an evaluation's, has none of those)."""
+    return raw_rows(doc._.kg_mentions, doc._.kg_relations, doc._.kg_results)
 
 
 def _warm_stages(receive: Callable[[], list[str]], model: str | None) -> Iterator[Any]:

@@ -123,6 +123,7 @@ def _load_pipeline(
     nlp.add_pipe("kg_mentions", config=config.get("kg_mentions", {}))
     nlp.add_pipe("kg_roles")
     nlp.add_pipe("kg_relations")  # after kg_roles: "we" stands for the PROPOSES mention
+    nlp.add_pipe("kg_results")  # (the same)
     if speed_up:
         fast.speed_up(list(thinc_models(nlp)))
     return nlp

@@ -4,10 +4,11 @@ A :data:`RawMention` is a ``kg_mentions`` dict as a tuple, with its merge key: a
 mentions come back from the cache on every build, and as tuples they decode faster (marshal)
 and take much less memory than dicts. :func:`doc_mentions` makes them :class:`Mention` s.
 
-A text's rows are its mention rows followed by its :data:`RawRelation` rows (``kg_relations``),
-which name their arguments by index into the mentions: one flat list, so that the workers, the
-warm extractor and the cache carry relations exactly as they carried mentions.
-:func:`split_rows` tells them apart (by width), :func:`doc_relations` makes the relations.
+A text's rows are its mention rows followed by its :data:`RawRelation` rows (``kg_relations``)
+and its :data:`RawResult` rows (``kg_results``), which name their mentions by index: one flat
+list, so that the workers, the warm extractor and the cache carry relations and results exactly
+as they carried mentions. :func:`split_rows` tells them apart (by width), :func:`doc_relations`
+and :func:`doc_results` make the relations and the results.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from kg.extract.normalize import normalize_key
-from kg.models import Mention, RelationMention
+from kg.models import Mention, RelationMention, ResultMention
 from kg.schema import Label, Rel
 
 #: Enum members by value: a dict look-up, where ``Label(value)`` costs a Python call (and this
@@ -34,37 +35,61 @@ RawMention = tuple[int, int, str, str, str, int, int, str, float, str, str, bool
 #: A relation as extraction hands it over (a ``kg_relations`` row): head and tail (indexes into
 #: the text's mentions), type, evidence sentence, confidence, rule.
 RawRelation = tuple[int, int, str, str, float, str]
-_RELATION_WIDTH = 6  # a RawMention has 12 fields
+#: A result as extraction hands it over (a ``kg_results`` row): where its value is
+#: (characters), the value as written, its number, unit, whether it is relative, the sentence,
+#: and its method, dataset, metric and task as indexes into the text's mentions (-1: none).
+RawResult = tuple[int, int, str, float, str, bool, str, int, int, int, int]
+_RELATION_WIDTH = 6  # a RawMention has 12 fields, a RawResult 11
+_RESULT_WIDTH = 11
+_RESULT_ARGS = ("method", "dataset", "metric", "task")
 
 
 def raw_rows(
-    found: list[dict[str, Any]], relations: list[dict[str, Any]] | None = None
+    found: list[dict[str, Any]],
+    relations: list[dict[str, Any]] | None = None,
+    results: list[dict[str, Any]] | None = None,
 ) -> list[Any]:
     """``kg_mentions``' dicts as :data:`RawMention` rows, with each mention's merge key
     (:func:`normalize_key`): computed in the extraction workers and cached with the mentions,
     it is not computed again on every build (it was a large part of entity resolution's time;
-    docs/benchmarks.md). Then ``relations`` (``kg_relations``' rows) as :data:`RawRelation` s.
+    docs/benchmarks.md). Then ``relations`` (``kg_relations``' rows) as :data:`RawRelation` s
+    and ``results`` (``kg_results``' rows) as :data:`RawResult` s.
 
     >>> rows = raw_rows([], [{"head": 0, "tail": 1, "type": "IS_A", "evidence": "s.",
-    ...                       "confidence": 0.9, "rule": "r"}])
+    ...                       "confidence": 0.9, "rule": "r"}],
+    ...                 [{"start": 4, "end": 9, "value": "85.3%", "number": 85.3, "unit": "%",
+    ...                   "relative": False, "evidence": "s.", "method": None, "dataset": 0,
+    ...                   "metric": None, "task": None}])
     >>> split_rows(rows)
-    ([], [(0, 1, 'IS_A', 's.', 0.9, 'r')])
+    ([], [(0, 1, 'IS_A', 's.', 0.9, 'r')], [(4, 9, '85.3%', 85.3, '%', False, 's.', -1, 0, -1, -1)])
     """
-    return _mention_rows(found) + [
-        (r["head"], r["tail"], r["type"], r["evidence"], r["confidence"], r["rule"])
-        for r in relations or ()
-    ]
+    return (
+        _mention_rows(found)
+        + [
+            (r["head"], r["tail"], r["type"], r["evidence"], r["confidence"], r["rule"])
+            for r in relations or ()
+        ]
+        + [
+            (r["start"], r["end"], r["value"], r["number"], r["unit"], r["relative"],
+             r["evidence"], *(-1 if r[k] is None else r[k] for k in _RESULT_ARGS))
+            for r in results or ()
+        ]  # fmt: skip
+    )
 
 
-def split_rows(rows: list[Any]) -> tuple[list[RawMention], list[RawRelation]]:
-    """A text's rows as (mention rows, relation rows): the relations are the rows at the end
-    that are :data:`RawRelation` wide."""
+def split_rows(rows: list[Any]) -> tuple[list[RawMention], list[RawRelation], list[RawResult]]:
+    """A text's rows as (mention rows, relation rows, result rows): the results are the rows at
+    the end that are :data:`RawResult` wide, the relations those before them that are
+    :data:`RawRelation` wide."""
     n = len(rows)
-    while n and len(rows[n - 1]) == _RELATION_WIDTH:
+    while n and len(rows[n - 1]) == _RESULT_WIDTH:
         n -= 1
-    if n == len(rows):
-        return rows, []  # (no copy: most texts state no relation)
-    return rows[:n], rows[n:]
+    r = n
+    while r and len(rows[r - 1]) == _RELATION_WIDTH:
+        r -= 1
+    if r == len(rows):
+        return rows, [], []  # (no copy: most texts state no relation and report no result)
+    return rows[:r], rows[r:n], rows[n:]
 
 
 def doc_relations(rows: list[Any], mentions: list[Mention]) -> list[RelationMention]:
@@ -76,6 +101,22 @@ def doc_relations(rows: list[Any], mentions: list[Mention]) -> list[RelationMent
         for head, tail, kind, evidence, confidence, rule in split_rows(rows)[1]
         if head < len(mentions) and tail < len(mentions)
     ]
+
+
+def doc_results(rows: list[Any], mentions: list[Mention]) -> list[ResultMention]:
+    """The results among a text's rows, with their mentions from :func:`doc_mentions` (like
+    :func:`doc_relations`)."""
+    n = len(mentions)
+
+    def mention(i: int) -> Mention | None:
+        return mentions[i] if 0 <= i < n else None
+
+    return [
+        ResultMention(value, number, unit, relative, evidence, start, end,
+                      mention(method), mention(dataset), mention(metric), mention(task))
+        for (start, end, value, number, unit, relative, evidence,
+             method, dataset, metric, task) in split_rows(rows)[2]
+    ]  # fmt: skip
 
 
 def _mention_rows(found: list[dict[str, Any]]) -> list[RawMention]:

@@ -3,7 +3,8 @@
 One edge per (paper, entity): its type is ``PROPOSES`` when the paper introduces the entity and
 otherwise the default role of the entity's type; it carries the evidence sentence and offsets of
 the first mention in that role, the highest confidence and the number of mentions. Then one edge
-per (entity, type, entity) the papers' sentences state (:mod:`kg.graph.relations`).
+per (entity, type, entity) the papers' sentences state (:mod:`kg.graph.relations`), and a node
+per result a paper reports, with its links (:mod:`kg.graph.results`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kg.graph.relations import relation_links
-from kg.models import Entity, Mention, Paper, RelationMention
+from kg.graph.results import result_graph
+from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
 from kg.resolve.readings import worth_a_node
 from kg.schema import (
@@ -86,6 +88,7 @@ def graph_data(
     min_concept_papers: int = MIN_CONCEPT_PAPERS,
     similar: dict[str, NeighbourLists] | Callable[[], dict[str, NeighbourLists]] | None = None,
     relations: dict[str, list[RelationMention]] | None = None,
+    results: dict[str, list[ResultMention]] | None = None,
 ) -> dict[str, Any]:
     """The knowledge graph of ``papers`` as node-link data (``networkx.node_link_data`` with
     ``edges="links"``), nodes sorted by id and links by (source, target, key): exactly what
@@ -96,7 +99,8 @@ def graph_data(
 
     ``similar`` may be a function that returns the text neighbours: a build's are computed in
     another process, and the links are assembled here before they are needed. ``relations``:
-    the relations each paper states, which become entity→entity links between kept nodes.
+    the relations each paper states, which become entity→entity links between kept nodes;
+    ``results``: the results each paper reports, which become Result nodes.
     """
     linked = linking_papers(mentions_by_paper)
     keep = {
@@ -148,14 +152,15 @@ def graph_data(
                 link["evidence"] = f"{EVIDENCE_KIND}: {first.text}"
                 link[EVIDENCE_KIND_ATTR] = EVIDENCE_KIND
             links.append(link)
-    if relations:
-        between = relation_links(ordered, relations, label_of)
-        if between:
-            # Entity ids and paper ids interleave in (source, target, key) order: both lists
-            # are sorted, so this sort merges two runs.
-            links = sorted([*links, *between], key=_link_order)
+    more = relation_links(ordered, relations, label_of) if relations else []
+    result_nodes, result_links = result_graph(ordered, results, label_of) if results else ([], [])
+    if more or result_links:
+        # Entity, paper and result ids interleave in (source, target, key) order: the lists
+        # are each nearly sorted, so this sort merges a few runs.
+        links = sorted([*links, *more, *result_links], key=_link_order)
     neighbours = (similar() if callable(similar) else similar) or {}
     nodes: list[dict[str, Any]] = [paper_attrs(p, neighbours.get(p.id)) for p in ordered]
+    nodes += result_nodes
     for eid in keep:
         e = entities[eid]
         nodes.append(
@@ -170,7 +175,7 @@ def graph_data(
         )
     nodes.sort(key=lambda n: str(n[KEY]))
     # The links are in (source, target, key) order: papers by id, each paper's entities by id,
-    # one link per pair, and the entity→entity links merged in.
+    # one link per pair, and the entity→entity and result links merged in.
     return {
         "directed": True,
         "multigraph": True,
@@ -191,7 +196,10 @@ def build_graph(
     min_concept_papers: int = MIN_CONCEPT_PAPERS,
     similar: dict[str, NeighbourLists] | None = None,
     relations: dict[str, list[RelationMention]] | None = None,
+    results: dict[str, list[ResultMention]] | None = None,
 ) -> nx.MultiDiGraph:
     """The knowledge graph of ``papers`` (see :func:`graph_data`) as a networkx graph."""
-    data = graph_data(papers, mentions_by_paper, entities, min_concept_papers, similar, relations)
+    data = graph_data(
+        papers, mentions_by_paper, entities, min_concept_papers, similar, relations, results
+    )
     return graph_from_data(data)

@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from kg.schema import ENTITY_LABELS, LABEL_ATTR, REL_TYPES, TYPE_ATTR, EntityRel, Label, Rel
+from kg.schema import (
+    ENTITY_LABELS,
+    LABEL_ATTR,
+    REL_TYPES,
+    TYPE_ATTR,
+    EntityRel,
+    Label,
+    Rel,
+    ResultRel,
+    TopicRel,
+)
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
@@ -17,20 +27,32 @@ def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, A
 
     For a paper the links are the entities it proposes, uses, evaluates on...; for an entity
     they are the papers that link to it. An entity's ``relations`` are its links to other
-    entities (:class:`~kg.schema.EntityRel`), both ways, with their evidence sentences.
+    entities (:class:`~kg.schema.EntityRel`), both ways, with their evidence sentences. A paper
+    and an entity have ``results``: the results the paper reports, or that are about the entity
+    (:func:`kg.query.results.result_row`). A paper has its ``topic`` (or None); a result's
+    links are its paper and the entities it is about.
     """
+    from kg.query.results import result_row, results_of
+
     attrs = {"id": node, **G.nodes[node]}  # node-link loading moves "id" into the node key
-    is_paper = attrs[LABEL_ATTR] == Label.PAPER.value
-    edges = G.out_edges(node, data=True) if is_paper else G.in_edges(node, data=True)
+    label = attrs[LABEL_ATTR]
+    is_paper = label == Label.PAPER.value
+    if label == Label.RESULT.value:
+        edges = [*G.in_edges(node, data=True), *G.out_edges(node, data=True)]
+        kinds = {r.value for r in ResultRel}
+    else:
+        edges = G.out_edges(node, data=True) if is_paper else G.in_edges(node, data=True)
+        kinds = {r.value for r in Rel} if label != Label.TOPIC.value else {TopicRel.IN_TOPIC.value}
     links = []
     for u, v, e in edges:
-        if u != node and G.nodes[u][LABEL_ATTR] != Label.PAPER.value:
-            continue  # an entity→entity relation: in "relations"
-        other = v if is_paper else u
+        if e.get(TYPE_ATTR) not in kinds:
+            continue  # an entity relation, a result or a topic: in their own lists
+        other = v if u == node else u
         o = G.nodes[other]
         links.append(
             {
                 "type": e[TYPE_ATTR],
+                "direction": "out" if u == node else "in",
                 "id": other,
                 "label": o[LABEL_ATTR],
                 "name": o.get("name") or other,
@@ -41,14 +63,24 @@ def describe_node(G: nx.MultiDiGraph, node: str, limit: int = 50) -> dict[str, A
                 "count": e.get("count", 1),
             }
         )
-    rel_order = [r.value for r in Rel]
+    rel_order = list(REL_TYPES)
     links.sort(
         key=lambda x: (rel_order.index(x["type"]), x["label"], x["name"].casefold(), x["id"])
     )
     out = {"node": attrs, "links": links[:limit], "total_links": len(links)}
-    if not is_paper:
+    if label in _ENTITY_VALUES:
         out["relations"] = entity_relations(G, node)[:limit]
+    if is_paper or label in _ENTITY_VALUES:
+        out["results"] = [result_row(G, r) for r in results_of(G, node)][:limit]
+    if is_paper:
+        topics = [v for _, v, t in G.out_edges(node, data=TYPE_ATTR) if t == TopicRel.IN_TOPIC]
+        out["topic"] = (
+            {"id": topics[0], "name": G.nodes[topics[0]].get("name", topics[0])} if topics else None
+        )
     return out
+
+
+_ENTITY_VALUES = frozenset(label.value for label in ENTITY_LABELS)
 
 
 def entity_relations(G: nx.MultiDiGraph, node: str) -> list[dict[str, Any]]:

@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 
 from kg.atomic import atomic_write
 from kg.runtime import paused_gc
-from kg.schema import LABEL_ATTR, TYPE_ATTR, Label
+from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
 
-INDEX_VERSION = 2
+INDEX_VERSION = 3
 _NODE_KEYS = (
     "name",
     "title",
@@ -41,7 +41,8 @@ _NODE_KEYS = (
 class PaperIndex:
     #: node id -> {"label", "name", "title", "display_name", "aliases", "paper_count", "snippet"}
     nodes: dict[str, dict[str, Any]] = field(default_factory=dict)
-    #: paper id -> [(entity id, relationship type)], sorted
+    #: paper id -> [(entity id, relationship type)], sorted: the paper→entity links
+    #: (:class:`~kg.schema.Rel`), not its results or its topic
     links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     #: entity id -> [paper ids], sorted
     backlinks: dict[str, list[str]] = field(default_factory=dict)
@@ -56,9 +57,10 @@ class PaperIndex:
                 node["snippet"] = (attrs.get("abstract") or "")[:70]
             idx.nodes[n] = node
         paper_ids = {n for n, node in idx.nodes.items() if node["label"] == Label.PAPER.value}
+        roles = {r.value for r in Rel}
         for u, v, attrs in G.edges(data=True):
-            if u not in paper_ids:
-                continue  # an entity→entity relation, not a paper's link (which kg related counts)
+            if u not in paper_ids or attrs[TYPE_ATTR] not in roles:
+                continue  # not what kg related counts: an entity relation, a result, a topic
             idx.links.setdefault(u, []).append((v, attrs[TYPE_ATTR]))
             idx.backlinks.setdefault(v, []).append(u)
         for lst in idx.links.values():

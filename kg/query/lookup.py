@@ -47,10 +47,13 @@ def paper_names(source: nx.MultiDiGraph | PaperIndex) -> dict[str, set[str]]:
 
 
 def entity_names(source: nx.MultiDiGraph | PaperIndex) -> dict[str, set[str]]:
-    """Every name an entity answers to (name, aliases, id) → the entity ids."""
+    """Every name an entity or a topic answers to (name, aliases, id) → the node ids; a result
+    answers to its id only (its name is a claim, not a name)."""
     names: dict[str, set[str]] = defaultdict(set)
     for n, attrs in as_index(source).nodes.items():
-        if attrs["label"] != Label.PAPER.value:
+        if attrs["label"] == Label.RESULT.value:
+            names[n].add(n)
+        elif attrs["label"] != Label.PAPER.value:
             for name in (n, attrs.get("name"), *attrs.get("aliases", [])):
                 if name:
                     names[name].add(n)

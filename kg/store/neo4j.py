@@ -41,7 +41,6 @@ from typing import TYPE_CHECKING, Any
 
 from kg.errors import Neo4jError
 from kg.schema import (
-    ENTITY_LABELS,
     KEY,
     LABEL_ATTR,
     NAME,
@@ -51,13 +50,15 @@ from kg.schema import (
     EntityRel,
     Label,
     Rel,
+    ResultRel,
+    TopicRel,
     vector_index,
 )
 
 #: A relationship type: from a paper to an entity, or between two entities.
-RelType = Rel | EntityRel
+RelType = Rel | EntityRel | ResultRel | TopicRel
 #: Every relationship type kg writes (what a sync or a replace may remove).
-ALL_RELS: tuple[RelType, ...] = (*Rel, *EntityRel)
+ALL_RELS: tuple[RelType, ...] = (*Rel, *EntityRel, *ResultRel, *TopicRel)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_USER = "neo4j"
@@ -365,9 +366,9 @@ def schema_statements(dimensions: int | None = None) -> list[str]:
     stmts = [
         f"CREATE CONSTRAINT kg_{label.value.lower()}_id IF NOT EXISTS "
         f"FOR (n:{_q(label.value)}) REQUIRE n.{KEY} IS UNIQUE"
-        for label in (Label.PAPER, *ENTITY_LABELS)
+        for label in tuple(Label)
     ]
-    all_labels = "|".join(_q(label.value) for label in (Label.PAPER, *ENTITY_LABELS))
+    all_labels = "|".join(_q(label.value) for label in tuple(Label))
     stmts.append(
         f"CREATE FULLTEXT INDEX {FULLTEXT_INDEX} IF NOT EXISTS FOR (n:{all_labels}) "
         f"ON EACH [n.title, n.abstract, n.{NAME}]"
@@ -505,13 +506,13 @@ def delete_kg_nodes(conn: Neo4jConnection, batch_size: int = DEFAULT_BATCH_SIZE)
     while conn.write(rels, limit=batch_size * 5)[0]["deleted"]:
         pass
     # Then those between kg's entities (USED_FOR, ...), for the same reason.
-    between = "|".join(_q(kind.value) for kind in EntityRel)
+    between = "|".join(_q(kind.value) for kind in (*EntityRel, *ResultRel))
     rels = (f"MATCH (a)-[r:{between}]->(b) WHERE a.{MANAGED} = true AND b.{MANAGED} = true "
             "WITH r LIMIT $limit DELETE r RETURN count(*) AS deleted")
     while conn.write(rels, limit=batch_size * 5)[0]["deleted"]:
         pass
     total = 0
-    for label in (Label.PAPER, *ENTITY_LABELS):
+    for label in tuple(Label):
         while True:
             deleted = conn.write(delete_statement(label), limit=batch_size)[0]["deleted"]
             total += deleted
@@ -552,7 +553,7 @@ def delete_stale(
     nodes = sum(
         _deleted_until_done(conn, stale_nodes_statement(label), batch_size,
                             keep=[r["id"] for r in rows.nodes.get(label, [])])
-        for label in (Label.PAPER, *ENTITY_LABELS)
+        for label in tuple(Label)
     )
     return nodes, rels
 
@@ -657,16 +658,16 @@ def count_kg_graph(conn: Neo4jConnection) -> dict[str, dict[str, int]]:
         label.value: conn.read(
             f"MATCH (n:{_q(label.value)}) WHERE n.{MANAGED} = true RETURN count(n) AS c"
         )[0]["c"]
-        for label in (Label.PAPER, *ENTITY_LABELS)
+        for label in tuple(Label)
     }
     rels = {
         rel.value: conn.read(
             f"MATCH (:{_q(Label.PAPER.value)} {{{MANAGED}: true}})-[r:{_q(rel.value)}]->() "
             "RETURN count(r) AS c"
         )[0]["c"]
-        for rel in Rel
+        for rel in (*Rel, ResultRel.REPORTS, TopicRel.IN_TOPIC)
     }
-    for kind in EntityRel:
+    for kind in (*EntityRel, *(r for r in ResultRel if r is not ResultRel.REPORTS)):
         rels[kind.value] = conn.read(
             f"MATCH (a)-[r:{_q(kind.value)}]->(b) WHERE a.{MANAGED} = true "
             f"AND b.{MANAGED} = true RETURN count(r) AS c"

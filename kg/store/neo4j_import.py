@@ -55,7 +55,7 @@ from typing import IO, TYPE_CHECKING, Any
 from kg import atomic
 from kg.errors import GraphFileError, Neo4jError
 from kg.query.canned import cypher_literal
-from kg.schema import ENTITY_LABELS, KEY, LABEL_ATTR, REL_TYPES, TYPE_ATTR, Label
+from kg.schema import KEY, LABEL_ATTR, REL_TYPES, TYPE_ATTR, Label
 from kg.store.neo4j import (
     ALL_RELS,
     MANAGED,
@@ -441,7 +441,7 @@ def after_import_text(plan: ImportPlan) -> str:
 def _order(key: tuple[str, str]) -> tuple[int, int, str]:
     """Files in schema order: nodes by label, then relationships by type."""
     section, name = key
-    names = [label.value for label in (Label.PAPER, *ENTITY_LABELS)] if section == NODES else [
+    names = [label.value for label in Label] if section == NODES else [
         rel.value for rel in ALL_RELS]
     return (0 if section == NODES else 1, names.index(name) if name in names else len(names), name)
 

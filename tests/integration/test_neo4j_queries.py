@@ -173,6 +173,62 @@ def _evaluated_on(result: QueryResult, G: nx.MultiDiGraph) -> None:
     assert expected and got == expected
 
 
+@check("leaderboard")
+def _leaderboard(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    from kg.query.results import leaderboard
+
+    d = entity_by_name(G, "Dataset", result.params["dataset"])
+    boards = leaderboard(G, d, metric=result.params["metric"] or None, limit=1000)["boards"]
+    expected = {b["metric"]: [r["id"] for r in b["rows"]] for b in boards}
+    got: dict[str | None, list[str]] = {}
+    for r in result.rows:
+        got.setdefault(r["metric"], []).append(r["result"])
+    assert expected and got == expected
+
+
+def stated_with(G: nx.MultiDiGraph, node: str, kind: str) -> list[tuple[str, str, int]]:
+    """(other's name, "out" or "in", papers) of the ``kind`` links of ``node``."""
+    out = [(G.nodes[v]["name"], "out", len(a["papers"]))
+           for _, v, k, a in G.out_edges(node, keys=True, data=True) if k == kind]
+    return out + [(G.nodes[u]["name"], "in", len(a["papers"]))
+                  for u, _, k, a in G.in_edges(node, keys=True, data=True) if k == kind]
+
+
+@check("compared_methods")
+def _compared_methods(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    m = entity_by_name(G, "Method", result.params["method"])
+    expected = sorted((-n, name, way) for name, way, n in stated_with(G, m, "COMPARED_WITH"))
+    assert [(-r["papers"], r["compared_with"], r["direction"]) for r in result.rows] == expected
+
+
+@check("method_components")
+def _method_components(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    m = entity_by_name(G, "Method", result.params["method"])
+    relation = {"in": "component", "out": "part of"}
+    expected = sorted((relation[way], -n, name) for name, way, n in stated_with(G, m, "PART_OF"))
+    assert [(r["relation"], -r["papers"], r["other"]) for r in result.rows] == expected
+
+
+@check("method_hierarchy")
+def _method_hierarchy(result: QueryResult, G: nx.MultiDiGraph) -> None:
+    name = result.params["name"]
+    [e] = [n for n, a in G.nodes(data=True) if a["label"] not in ("Paper", "Result", "Topic")
+           and name.lower() in (n, str(a.get("name", "")).lower())]
+    found = []
+
+    def up(node: str, depth: int, used: frozenset[tuple[str, str]]) -> None:
+        for _, v, k, a in G.out_edges(node, keys=True, data=True):
+            if k == "IS_A" and (node, v) not in used and depth < 3:
+                found.append(("broader", depth + 1, -len(a["papers"]), G.nodes[v]["name"]))
+                up(v, depth + 1, used | {(node, v)})
+
+    up(e, 0, frozenset())
+    found += [("narrower", 1, -n, other) for other, way, n in stated_with(G, e, "IS_A")
+              if way == "in"]
+    got = [(r["direction"], r["depth"], -r["papers"], r["other"]) for r in result.rows]
+    assert got == sorted(found)
+
+
 @check("tasks_for_method")
 def _tasks_for_method(result: QueryResult, G: nx.MultiDiGraph) -> None:
     m = entity_by_name(G, "Method", result.params["method"])
@@ -272,6 +328,14 @@ def most(G: nx.MultiDiGraph, lab: str, score: Callable[[str], int]) -> str:
     return best
 
 
+def busiest(G: nx.MultiDiGraph, lab: str, kind: str) -> str:
+    """The ``lab`` node with the most ``kind`` links (either way), or, with none, the first."""
+    def n_links(n: str) -> int:
+        return sum(k == kind for _, _, k in (*G.out_edges(n, keys=True), *G.in_edges(n, keys=True)))
+    return max((n for n, a in G.nodes(data=True) if a["label"] == lab),
+               key=lambda n: (n_links(n), [-ord(c) for c in n]))
+
+
 def derived_params(name: str, G: nx.MultiDiGraph) -> dict[str, Any]:
     def n_related(p: str) -> int:
         return len(related_papers(G, p, None))
@@ -313,6 +377,16 @@ def derived_params(name: str, G: nx.MultiDiGraph) -> dict[str, Any]:
         return {"paper": hub, "k": 5}
     if name == "search_text":
         return {"text": "retrieval"}
+    if name == "leaderboard":  # the dataset with the most results reported on it
+        return {"dataset": most(G, "Dataset", lambda d: sum(
+            k == "ON_DATASET" and not G.nodes[r]["relative"]
+            for r, _, k in G.in_edges(d, keys=True))), "metric": ""}
+    if name == "compared_methods":
+        return {"method": busiest(G, "Method", "COMPARED_WITH")}
+    if name == "method_components":
+        return {"method": busiest(G, "Method", "PART_OF")}
+    if name == "method_hierarchy":
+        return {"name": busiest(G, "Method", "IS_A")}
     return {}
 
 

@@ -178,7 +178,7 @@ def test_load_replace_deletes_kg_nodes_first() -> None:
     # Relationships first (one query from papers, one between entities), then each label's
     # nodes; all before any MERGE.
     assert "DELETE r" in conn.calls[deletes[0]][0] and "DELETE r" in conn.calls[deletes[1]][0]
-    assert len(deletes) == 3 + len(ENTITY_LABELS) and max(deletes) < min(merges)
+    assert len(deletes) == 2 + len(Label) and max(deletes) < min(merges)
 
 
 def test_load_without_replace_deletes_nothing() -> None:

@@ -35,8 +35,8 @@ RELATIONS = [{"head": 0, "tail": 1, "type": "IS_A", "evidence": TEXT, "confidenc
 
 def test_rows_carry_relations_through_the_cache(tmp_path: Any) -> None:
     rows = raw_rows(MENTIONS, RELATIONS)
-    mention_rows, relation_rows = split_rows(rows)
-    assert len(mention_rows) == 3 and len(relation_rows) == 2
+    mention_rows, relation_rows, result_rows = split_rows(rows)
+    assert len(mention_rows) == 3 and len(relation_rows) == 2 and result_rows == []
     cache = ExtractionCache(tmp_path, "model:v1")
     cache.put_many([(TEXT, rows)])
     back = ExtractionCache(tmp_path, "model:v1").get_many([TEXT])[TEXT]
@@ -47,7 +47,7 @@ def test_rows_carry_relations_through_the_cache(tmp_path: Any) -> None:
     assert [(r.head.text, r.type, r.tail.text) for r in rels] == [
         ("GRPO", "IS_A", "reinforcement learning"), ("GRPO", "USED_FOR", "math reasoning")]
     assert rels[0].head is ms[0]  # the same objects: resolution's entities reach the relations
-    assert split_rows(raw_rows(MENTIONS)) == (raw_rows(MENTIONS), [])
+    assert split_rows(raw_rows(MENTIONS)) == (raw_rows(MENTIONS), [], [])
     assert doc_relations(raw_rows(MENTIONS), ms) == []
 
 

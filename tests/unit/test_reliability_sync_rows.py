@@ -8,7 +8,7 @@ from typing import Any
 
 import networkx as nx
 
-from kg.schema import ENTITY_LABELS, Label, Rel
+from kg.schema import Label, Rel
 from kg.store.neo4j import (
     MANAGED,
     Neo4jConnection,
@@ -80,7 +80,7 @@ def test_a_sync_deletes_in_batches_until_a_short_one_and_counts_what_went() -> N
     papers = [p for q, p in sent if "(n:`Paper`)" in q]
     assert len(papers) == 2 and papers[0]["keep"] == ["paper:1"]
     labels = {q.split("(n:`")[1].split("`")[0] for q, _ in sent if "(n:`" in q}
-    assert labels == {label.value for label in (Label.PAPER, *ENTITY_LABELS)}
+    assert labels == {label.value for label in Label}
 
 
 def test_without_sync_nothing_is_deleted_and_nothing_counted() -> None:

@@ -1,0 +1,124 @@
+"""The graph's Result nodes (:data:`kg.schema.Label.RESULT`) from the quantitative claims the
+papers' sentences make (:class:`kg.models.ResultMention`).
+
+One node per claim, ``result:<paper key>:<n>`` (the paper's claims in text order), linked from
+its paper (``REPORTS``) and to the entities its sentence says it is about (``FOR_METHOD``,
+``ON_DATASET``, ``IN_METRIC``, ``FOR_TASK``) where those entities are nodes of the graph. A
+result's arguments are mentions, which entity resolution has given their entities by now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from kg.models import Mention, Paper, ResultMention
+from kg.schema import KEY, LABEL_ATTR, NAME, RESULT_TARGET, TYPE_ATTR, Label, ResultRel
+
+_ARG = {
+    ResultRel.FOR_METHOD: "method",
+    ResultRel.ON_DATASET: "dataset",
+    ResultRel.IN_METRIC: "metric",
+    ResultRel.FOR_TASK: "task",
+}
+
+
+def result_id(paper_id: str, n: int) -> str:
+    """The id of paper ``paper_id``'s ``n``-th result (from 1).
+
+    >>> result_id("paper:abc123", 2)
+    'result:abc123:2'
+    """
+    return f"result:{paper_id.partition(':')[2] or paper_id}:{n}"
+
+
+def result_name(value: str, args: Mapping[ResultRel, Mention]) -> str:
+    """A caption that reads as the claim: the value, then the metric and the dataset (or task)
+    of ``args`` (the result's linked mentions) as the sentence writes them.
+
+    >>> from kg.schema import Rel
+    >>> m = lambda text, label: Mention(0, 1, text, label, Rel.USES, "s")
+    >>> result_name("85.3%", {ResultRel.IN_METRIC: m("top-1 accuracy", Label.METRIC),
+    ...                       ResultRel.ON_DATASET: m("ImageNet", Label.DATASET)})
+    '85.3% top-1 accuracy on ImageNet'
+    """
+    name = value
+    metric, dataset, task = (args.get(r) for r in _NAMED_BY)
+    if metric is not None and metric.text.casefold() not in name.casefold():
+        name += f" {metric.text}"
+    if dataset is not None:
+        name += f" on {dataset.text}"
+    elif task is not None:
+        name += f" in {task.text}"
+    return name
+
+
+_NAMED_BY = (ResultRel.IN_METRIC, ResultRel.ON_DATASET, ResultRel.FOR_TASK)
+
+
+def result_graph(
+    papers: Iterable[Paper],
+    results_by_paper: Mapping[str, list[ResultMention]],
+    label_of: Mapping[str, Label],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The Result nodes and their links for ``papers`` (the links' ends among the graph's
+    entities, ``label_of``: the kept entities' labels). A result links to an entity only when
+    the entity has the label its link needs (resolution may type an entity otherwise than
+    the sentence's mention).
+
+    >>> from kg.models import Mention
+    >>> from kg.schema import Rel
+    >>> imagenet = Mention(0, 1, "ImageNet", Label.DATASET, Rel.EVALUATES_ON, "s",
+    ...                    entity="dataset:imagenet")
+    >>> r = ResultMention("85.3%", 85.3, "%", False, "We reach 85.3% on ImageNet.", 9, 14,
+    ...                   dataset=imagenet)
+    >>> nodes, links = result_graph([Paper("paper:p1", "")], {"paper:p1": [r]},
+    ...                             {"dataset:imagenet": Label.DATASET})
+    >>> [(n["id"], n["name"]) for n in nodes]
+    [('result:p1:1', '85.3% on ImageNet')]
+    >>> [(e["source"], e["type"], e["target"]) for e in links]
+    [('paper:p1', 'REPORTS', 'result:p1:1'), ('result:p1:1', 'ON_DATASET', 'dataset:imagenet')]
+    """
+    nodes: list[dict[str, Any]] = []
+    links: list[dict[str, Any]] = []
+    reports = ResultRel.REPORTS.value
+    for p in papers:
+        for n, r in enumerate(sorted(results_by_paper.get(p.id, ()), key=_text_order), 1):
+            rid = result_id(p.id, n)
+            args = _linked(r, label_of)
+            nodes.append(
+                {
+                    KEY: rid,
+                    LABEL_ATTR: Label.RESULT.value,
+                    NAME: result_name(r.value, args),
+                    "value": r.value,
+                    "number": r.number,
+                    "unit": r.unit,
+                    "relative": r.relative,
+                    "evidence": r.evidence,
+                    "paper": p.id,
+                }
+            )
+            links.append(
+                {TYPE_ATTR: reports, "evidence": r.evidence, "start": r.start, "end": r.end,
+                 "source": p.id, "target": rid, "key": reports}
+            )  # fmt: skip
+            links += [
+                {TYPE_ATTR: rel.value, "source": rid, "target": m.entity, "key": rel.value}
+                for rel, m in args.items()
+            ]
+    return nodes, links
+
+
+def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, Mention]:
+    """The mentions of ``r`` whose entities are nodes of the label their link needs."""
+    out = {}
+    for rel, arg in _ARG.items():
+        m = getattr(r, arg)
+        if m is not None and label_of.get(m.entity) == RESULT_TARGET[rel]:
+            out[rel] = m
+    return out
+
+
+def _text_order(r: ResultMention) -> tuple[int, int]:
+    return r.start, r.end
