@@ -1,10 +1,10 @@
 """How well kg's relation rules find SciERC's relations, and what they find in ICLR 2026.
 
-SciERC (kg/evaluate/scierc_relations.py): per relation type and micro, precision, recall and
-F1 with both argument spans exact, directed (head and tail the right way round; COMPARED_WITH is
-symmetric) and undirected, in two settings: **gold** mentions (the relation step alone) and
-**end-to-end** (kg's own mentions, plus SciERC-style Generic nouns). Develop on dev; score test
-once.
+SciERC: ``kg eval scierc --relations``' report (kg/evaluate/scierc_relations.py, the one
+implementation): per relation type and micro, precision, recall and F1 with both argument spans
+exact, directed (head and tail the right way round; COMPARED_WITH is symmetric) and undirected,
+in two settings: **gold** mentions (the relation step alone) and **end-to-end** (kg's own
+mentions, plus SciERC-style Generic mentions). Develop on dev; score test once.
 
 ``--iclr N`` prints the relations (the ones that fit the graph) and results of N random ICLR
 2026 abstracts, to read and judge; ``--speed N`` times relations and results on N abstracts
@@ -32,25 +32,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import _common  # noqa: E402  (puts the repository on sys.path)
 
 from kg.evaluate.scierc_relations import (  # noqa: E402
-    evaluate,
-    format_relation_table,
-    load_relation_split,
+    DEFAULT_GENERIC,
+    format_report,
+    run_relations,
 )
 
 DEFAULT_SCIERC = _common.SHARED_DATA / "scierc"
 
 
-def scierc_figures(data: Path, split: str) -> dict[str, Any]:
-    docs = load_relation_split(data, split)
-    out: dict[str, Any] = {"split": split, "gold_relations": sum(len(d.relations) for d in docs)}
-    for setting in ("gold", "end-to-end"):
-        with _common.Timer() as t:
-            scores = evaluate(docs, setting)
-        out[setting] = {**scores.as_dict(), "seconds": round(t.seconds, 1)}
-        out[setting + "_table"] = format_relation_table(
-            scores, f"SciERC {split}, {setting} mentions ({len(docs)} abstracts, {t.seconds:.0f}s)"
-        )
-    return out
+def scierc_figures(data: Path, split: str, generic: str = DEFAULT_GENERIC) -> dict[str, Any]:
+    """``kg eval scierc --relations``' report: its JSON, and its table under ``"table"``."""
+    report = run_relations(split, data, generic)
+    return {**report.as_dict(), "table": format_report(report)}
 
 
 def _text(m: dict[str, Any] | None) -> str:
@@ -141,6 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=DEFAULT_SCIERC, help="SciERC folder")
     ap.add_argument("--split", choices=("train", "dev", "test"), default="dev")
+    ap.add_argument(
+        "--generic",
+        choices=("recogniser", "nouns", "both", "none"),
+        default=DEFAULT_GENERIC,
+        help="end to end: where Generic mentions come from",
+    )
     ap.add_argument("--json", action="store_true", help="print JSON instead of tables")
     ap.add_argument("--no-scierc", action="store_true", help="skip the SciERC scores")
     ap.add_argument("--iclr", type=int, default=0, metavar="N", help="print N random abstracts")
@@ -150,19 +149,17 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     report: dict[str, Any] = {}
     if not args.no_scierc:
-        report["scierc"] = scierc_figures(args.data, args.split)
+        report["scierc"] = scierc_figures(args.data, args.split, args.generic)
     if args.iclr:
         report["iclr_sample"] = iclr_sample(args.iclr_path, args.iclr, args.seed)
     if args.speed:
         report["speed"] = speed(args.iclr_path, args.speed)
     if args.json:
-        for key in ("gold_table", "end-to-end_table"):
-            report.get("scierc", {}).pop(key, None)
+        report.get("scierc", {}).pop("table", None)
         print(json.dumps(report, indent=2, ensure_ascii=False))
         return 0
     if "scierc" in report:
-        print(report["scierc"]["gold_table"], "\n")
-        print(report["scierc"]["end-to-end_table"], "\n")
+        print(report["scierc"]["table"], "\n")
     for paper in report.get("iclr_sample", []):
         print(f"## {paper['id']} {paper['title'][:90]}")
         for r in paper["relations"]:

@@ -34,24 +34,45 @@ def eval_group() -> None:
                    "The full extractor always uses the shipped re-typer.")
 @click.option("--predictions", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the predictions to this file, in SciERC's own JSON Lines format "
-                   "(ner spans as document-level token indices), for another scorer.")
+                   "(ner spans as document-level token indices; with --relations, Generic "
+                   "mentions and the relations too), for another scorer.")
+@click.option("--relations", is_flag=True,
+              help="Score relations instead: both argument spans exact and the type right, "
+                   "end to end and with gold mentions (kg's full extractor only).")
+@click.option("--generic", type=click.Choice(["recogniser", "nouns", "both", "none"]),
+              default="recogniser", show_default=True,
+              help="With --relations: where the end-to-end Generic mentions ('this method') "
+                   "come from: the recogniser's own Generic spans, generic nouns, both, none.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 def eval_scierc(split: str, data: Path | None, component: str, model_path: Path | None,
-                retyper: str | None, predictions: Path | None, as_json: bool) -> None:
+                retyper: str | None, predictions: Path | None, relations: bool, generic: str,
+                as_json: bool) -> None:
     """Score entity mentions on SciERC: per-type and micro P/R/F1, exact and relaxed.
 
     Exact = same character span and type; relaxed = same type and overlapping spans
     (one-to-one). kg types map Method→Method, Task→Task, Dataset→Material, Metric→Metric,
     Concept→OtherScientificTerm; Generic is not scored.
 
+    With --relations: relation P/R/F1 per kg type (SciERC's USED-FOR, EVALUATE-FOR, COMPARE,
+    PART-OF, HYPONYM-OF; FEATURE-OF and CONJUNCTION are not kg types and count as missed in
+    the "all relations" row, SciERC's end-to-end "Rel" figure). End to end, kg's mentions
+    plus SciERC-style Generic mentions, which the graph leaves out but SciERC relates.
+
     \b
     Example:
       kg eval scierc --split test
       kg eval scierc --split dev --component model --json
       kg eval scierc --split test --predictions kg-test.json
+      kg eval scierc --split test --relations --predictions kg-test-relations.json
     """
     from kg.evaluate.scierc import DEFAULT_DATA, format_table, run
 
+    if relations:
+        if component != "full" or model_path is not None or retyper is not None:
+            raise click.UsageError("--relations scores kg's full extractor: no --component, "
+                                   "--model or --retyper")
+        _eval_scierc_relations(split, data or DEFAULT_DATA, generic, predictions, as_json)
+        return
     rt = None if retyper == "none" else retyper or "default"
     scores = run(split, data or DEFAULT_DATA, component, model_path, rt, predictions)
     if as_json:
@@ -63,27 +84,54 @@ def eval_scierc(split: str, data: Path | None, component: str, model_path: Path 
         click.echo(f"Predictions written to {predictions}", err=True)
 
 
+def _eval_scierc_relations(split: str, data: Path, generic: str, predictions: Path | None,
+                           as_json: bool) -> None:
+    """`kg eval scierc --relations`: the report of both settings, as a table or JSON."""
+    from kg.evaluate.scierc_relations import format_report, run_relations
+
+    report = run_relations(split, data, generic, predictions)
+    click.echo(json.dumps(report.as_dict(), indent=2) if as_json else format_report(report))
+    if predictions is not None:
+        click.echo(f"Predictions written to {predictions}", err=True)
+
+
 @eval_group.command(name="scier")
 @click.option("--split", type=click.Choice(["test", "ood", "dev"]), default="test",
               show_default=True,
               help="SciER split: test (in-domain), ood (papers from other venues), or dev.")
 @click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="SciER folder with dev/test/test_ood.jsonl [default: ../shared/data/scier].")
+@click.option("--relations", is_flag=True,
+              help="Score relations instead, SciER's labels mapped onto kg's types.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def eval_scier(split: str, data: Path | None, as_json: bool) -> None:
+def eval_scier(split: str, data: Path | None, relations: bool, as_json: bool) -> None:
     """Score kg's full extractor on SciER (full papers): Method, Task and Dataset mentions,
     per-type and micro P/R/F1, exact and relaxed.
 
     A measurement only: SciER's licence (GPL-3.0) keeps models trained on it out of kg. kg's
     Metric and Concept mentions are not scored (SciER does not annotate them).
 
+    With --relations: relation P/R/F1 per kg type, end to end and with gold mentions.
+    Used-For→USED_FOR, Trained-With(m, d)→d USED_FOR m, Evaluated-With→EVALUATED_ON,
+    Benchmark-For(d, t)→t EVALUATED_ON d, Compare-With→COMPARED_WITH, Part-Of→PART_OF,
+    SubClass-Of and SubTask-Of→IS_A; Synonym-Of is left out (kg/evaluate/scier_relations.py).
+
     \b
     Example:
       kg eval scier --split test
       kg eval scier --split ood --json
+      kg eval scier --split ood --relations
     """
     from kg.evaluate.scier import DEFAULT_DATA, format_table, run
 
+    if relations:
+        from kg.evaluate.scier_relations import SCORED_TYPES, run_relations
+        from kg.evaluate.scierc_relations import format_report
+
+        report = run_relations(split, data or DEFAULT_DATA)
+        click.echo(json.dumps(report.as_dict(), indent=2) if as_json
+                   else format_report(report, SCORED_TYPES))
+        return
     scores = run(split, data or DEFAULT_DATA)
     if as_json:
         click.echo(json.dumps({"split": split, **scores.as_dict()}, indent=2))

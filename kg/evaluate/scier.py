@@ -152,20 +152,40 @@ def scier_spans(mentions: Sequence[Mention]) -> list[Span]:
     """
     from kg.extract.spans import DERIVED_SOURCES
 
-    acronyms = [m for m in mentions if m.source == "defined"]
+    acronyms = {(m.start, m.end): m.type.value for m in mentions if m.source == "defined"}
     spans: list[tuple[int, int, str]] = []
     for m in mentions:
         if m.source in DERIVED_SOURCES:
             continue
-        inner = next((a for a in acronyms if m.start < a.start and a.end <= m.end), None)
-        if inner is None:
-            spans.append((m.start, m.end, m.type.value))
-            continue
-        long_form = m.text[: inner.start - m.start].rstrip(" (")
+        long_form, inner = definition_parts(m.start, m.text, list(acronyms))
         if long_form:
-            spans.append((m.start, m.start + len(long_form), m.type.value))
-        spans.append((inner.start, inner.end, inner.type.value))
+            spans.append((*long_form, m.type.value))
+        if inner:
+            spans.append((*inner, acronyms[inner]))  # the acronym's own type
     return kg_to_scierc(spans)
+
+
+CharSpan = tuple[int, int]
+
+
+def definition_parts(
+    start: int, text: str, acronyms: Sequence[CharSpan]
+) -> tuple[CharSpan | None, CharSpan | None]:
+    """A mention (``text`` at ``start``) as SciER writes it: ``(mention, None)``, or for a
+    definition "long form ( ACR )" holding one of ``acronyms`` (the ``defined`` mentions'
+    spans), ``(long form, acronym)`` (the long form None when there is none).
+
+    >>> definition_parts(10, "conditional random field ( CRF )", [(37, 40)])
+    ((10, 34), (37, 40))
+    >>> definition_parts(10, "CRF", [(37, 40)])
+    ((10, 13), None)
+    """
+    end = start + len(text)
+    inner = next(((s, e) for s, e in acronyms if start < s and e <= end), None)
+    if inner is None:
+        return (start, end), None
+    long_form = text[: inner[0] - start].rstrip(" (")
+    return ((start, start + len(long_form)) if long_form else None), inner
 
 
 def full_extractor() -> Extractor:

@@ -31,7 +31,7 @@ import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from kg.errors import InputError
 
@@ -104,9 +104,10 @@ def load_split(data_dir: str | Path, split: str) -> list[SciercDoc]:
     return read_docs(Path(data_dir) / f"{split}.json", doc_from_record, "SciERC")
 
 
-def read_docs(
-    path: Path, parse: Callable[[dict[str, Any]], SciercDoc], corpus: str
-) -> list[SciercDoc]:
+Record = TypeVar("Record")
+
+
+def read_docs(path: Path, parse: Callable[[dict[str, Any]], Record], corpus: str) -> list[Record]:
     """The documents of a JSON-lines file, each made by ``parse``; InputError naming the file
     (and ``file:line`` for a record ``parse`` cannot read) when missing or malformed."""
     if not path.is_file():
