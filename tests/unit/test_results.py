@@ -139,3 +139,13 @@ def test_settings_and_bare_measures_are_no_claims(nlp: Language) -> None:
     assert [r.value for r in claims(nlp, "We gain 20% on AMC under 128× update ratio.")] == ["20%"]
     assert claims(nlp, "Each expert spent over 100 hours implementing the idea.") == []
     assert claims(nlp, "Scores differ, with +3 layers.") == []
+
+
+def test_an_arrow_goes_from_the_baseline_to_the_level(nlp: Language) -> None:
+    found = claims(nlp, "Training lifts accuracy on GSM8K (19.6% → 57.1%).")
+    assert [(r.value, r.relative) for r in found] == [("57.1%", False)]
+
+
+def test_a_number_written_into_a_word_is_a_setting(nlp: Language) -> None:
+    found = claims(nlp, "On ImageNet, it attains 1-step FID 3.34 with our 4-bit model.")
+    assert [(r.value, text_of(r.metric)) for r in found] == [("3.34", "FID")]
