@@ -38,8 +38,9 @@ from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jso
 from kg.extract.relations import Arg, Mention, argument_tokens, proposed_mention, stand_ins
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
-#: A number as abstracts write it: "85.3", "+4.2", "−1.3", "1,000", "~2".
-NUMBER = r"^[+\-−±~≈]?\d+(?:,\d{3})*(?:\.\d+)?$"
+#: A number as abstracts write it: "85.3", "+4.2", "−1.3", "1,000", "~2", "∼50" (ICLR 2026
+#: writes 23 numbers with the tilde operator U+223C).
+NUMBER = r"^[+\-−±~≈∼]?\d+(?:,\d{3})*(?:\.\d+)?$"
 _SIGNED = re.compile(r"^[+\-−±]")
 _CHANGE = frozenset(read_data_lines("relations/result_change_cues.txt"))
 _VERBS = frozenset(read_data_lines("relations/result_verbs.txt"))
@@ -108,10 +109,10 @@ def _matcher(vocab: Vocab) -> tuple[Matcher, list[ResultRule]]:
 def parse_number(text: str) -> float:
     """The value of a number as written.
 
-    >>> parse_number("−1,200.5"), parse_number("+4.2"), parse_number("3.5×")
-    (-1200.5, 4.2, 3.5)
+    >>> parse_number("−1,200.5"), parse_number("+4.2"), parse_number("3.5×"), parse_number("10×.")
+    (-1200.5, 4.2, 3.5, 10.0)
     """
-    cleaned = text.replace("−", "-").replace(",", "").lstrip("+±~≈").rstrip("x×")
+    cleaned = text.replace("−", "-").replace(",", "").lstrip("+±~≈∼").rstrip(".").rstrip("x×")
     return float(cleaned)
 
 
@@ -320,8 +321,10 @@ def _result(
     of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
     method = _method(doc, span, of_sentence, proposed, own)
     unit = doc[span.end - 1].text if rule.unit == "@token" else rule.unit
+    # "by 10×." at a sentence's end is one token: the full stop is not the value's
+    value = span.text[:-1] if rule.kind == "factor" and span.text.endswith(".") else span.text
     return Result(
-        value=span.text,
+        value=value,
         number=parse_number(span[0].text),
         unit=unit,
         relative=relative,
@@ -330,7 +333,7 @@ def _result(
         dataset=dataset,
         metric=metric,
         task=task,
-        span=(span.start_char, span.end_char),
+        span=(span.start_char, span.start_char + len(value)),
     )
 
 

@@ -149,3 +149,9 @@ def test_an_arrow_goes_from_the_baseline_to_the_level(nlp: Language) -> None:
 def test_a_number_written_into_a_word_is_a_setting(nlp: Language) -> None:
     found = claims(nlp, "On ImageNet, it attains 1-step FID 3.34 with our 4-bit model.")
     assert [(r.value, text_of(r.metric)) for r in found] == [("3.34", "FID")]
+
+
+def test_a_factor_at_the_sentence_end_and_a_tilde(nlp: Language) -> None:
+    found = claims(nlp, "DUPA accelerates inference by 10×. It reaches ∼50% accuracy on GSM8K.")
+    assert [(r.value, r.number, r.relative) for r in found] == [
+        ("10×", 10.0, True), ("∼50%", 50.0, False)]
