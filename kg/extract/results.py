@@ -163,6 +163,13 @@ def results_in(
             # "gains of 14.9% on search, 14.0% on agentic": a list shares its kind and metric
             result.relative = result.relative or out[-1].relative
             result.metric = result.metric or out[-1].metric
+            # ... and "76.7% and 75.2% top-1 accuracy on ImageNet": the metric and dataset
+            # after the last number are the whole list's
+            if out[-1].metric is None or out[-1].dataset is None:
+                out[-1].metric = out[-1].metric or result.metric
+                after = result.dataset is not None and result.dataset["start"] > doc[start].idx
+                if out[-1].dataset is None and after:
+                    out[-1].dataset = result.dataset
         if rule.kind == "signed" and not (
             listed or result.metric or _after_by(doc, start, doc[start].sent.start)
         ):

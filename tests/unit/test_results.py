@@ -155,3 +155,9 @@ def test_a_factor_at_the_sentence_end_and_a_tilde(nlp: Language) -> None:
     found = claims(nlp, "DUPA accelerates inference by 10×. It reaches ∼50% accuracy on GSM8K.")
     assert [(r.value, r.number, r.relative) for r in found] == [
         ("10×", 10.0, True), ("∼50%", 50.0, False)]
+
+
+def test_a_list_takes_the_metric_and_dataset_written_after_it(nlp: Language) -> None:
+    found = claims(nlp, "ULD-Net yields 76.7% and 75.2% top-1 accuracy on ImageNet.")
+    assert [(r.value, text_of(r.metric), text_of(r.dataset)) for r in found] == [
+        ("76.7%", "top-1 accuracy", "ImageNet"), ("75.2%", "top-1 accuracy", "ImageNet")]
