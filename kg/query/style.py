@@ -29,9 +29,12 @@ def _darker(color: str, by: float = 0.75) -> str:
 
 
 def grass_style() -> str:
-    """The GraSS text: one rule per node label and relationship type of the schema."""
+    """The GraSS text: one rule per node label and relationship type of the schema.
+
+    No comment line: the Browser's GraSS parser has no comment syntax (a ``/* ... */`` line
+    becomes part of the first rule's selector) and reads any quote as the start of a string.
+    """
     out = [
-        "/* kg's style for the Neo4j Browser, generated from kg/schema.py (kg query style). */",
         "node {",
         f"  diameter: {_DEFAULT_DIAMETER};",
         "  font-size: 10px;",
