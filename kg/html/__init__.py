@@ -8,13 +8,16 @@ The page is one self-contained file (vis-network inlined, no CDN), coloured per
 ``kg.schema.NODE_STYLE`` / ``EDGE_COLOR``, with hover details, a legend with type toggles and a
 search box. Without ``--focus`` the graph is capped to its most connected nodes (see
 :mod:`kg.html.subgraph`); a focus export is the complete neighbourhood of one paper.
+
+In a notebook, :func:`to_pyvis` (:mod:`kg.html.notebook`) gives the same picture as a
+``pyvis.network.Network``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kg.atomic import write_text
 from kg.html.render import render_html
@@ -23,6 +26,8 @@ from kg.schema import Label
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     import networkx as nx
+
+    from kg.html.notebook import to_pyvis  # imported on first use: see __getattr__
 
 DEFAULT_HTML_PATH = Path("exports") / "graph.html"
 
@@ -101,6 +106,16 @@ def left_out_note(sel: Selection) -> str | None:
     return note
 
 
+def __getattr__(name: str) -> Any:
+    """``to_pyvis`` (:mod:`kg.html.notebook`), imported on first use: importing ``kg.html``
+    imports no pyvis."""
+    if name == "to_pyvis":
+        from kg.html.notebook import to_pyvis
+
+        return to_pyvis
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 __all__ = [
     "DEFAULT_HTML_PATH",
     "DEFAULT_MAX_NODES",
@@ -111,4 +126,5 @@ __all__ = [
     "parse_types",
     "resolve_focus",
     "select",
+    "to_pyvis",
 ]
