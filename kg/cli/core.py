@@ -207,6 +207,7 @@ def build(
         f"{len(result.problems)} skipped, {result.duplicates} duplicates merged"
     )
     click.echo("  entities: " + ", ".join(f"{k} {v}" for k, v in summary["entities"].items()))
+    click.echo(f"  results:  {summary['results']}; topics: {summary['topics']}")
     click.echo("  edges:    " + ", ".join(f"{k} {v}" for k, v in summary["edges"].items()))
 
 
@@ -396,12 +397,16 @@ def stats(graph_path: Path, as_json: bool) -> None:
         return
     click.echo(f"papers: {info['papers']}")
     click.echo("entities: " + ", ".join(f"{k} {v}" for k, v in info["entities"].items()))
+    click.echo(f"results: {info['results']}; topics: {info['topics']}")
     click.echo("edges: " + ", ".join(f"{k} {v}" for k, v in info["edges"].items()))
     for label, ents in info["top_entities"].items():
         if ents:
             click.echo(
                 f"top {label}: " + ", ".join(f"{e['name']} ({e['paper_count']})" for e in ents)
             )
+    if info["top_topics"]:
+        click.echo("largest topics: " + "; ".join(f"{t['name']} ({t['size']})"
+                                                  for t in info["top_topics"]))
 
 
 # --------------------------------------------------------------------------- extract

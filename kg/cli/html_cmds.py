@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from kg.cli.core import export, graph_argument, output_option
+from kg.errors import InputError
 from kg.html import DEFAULT_HTML_PATH, DEFAULT_MAX_NODES, export_html, left_out_note
+from kg.html.overview import OverviewResult, export_overview, real_topics, topic_data
+from kg.schema import LABEL_ATTR, Label
 from kg.store.file import load_graph
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 LARGE_FOCUS = 1500  # a focus export above this many nodes gets a hint about --depth
 
@@ -41,6 +48,13 @@ LARGE_FOCUS = 1500  # a focus export above this many nodes gets a hint about --d
     help=f"Keep the N most connected nodes (default {DEFAULT_MAX_NODES} without "
     "--focus, no limit with it; 0 = no limit).",
 )
+@click.option(
+    "--overview/--no-overview",
+    default=None,
+    help="Draw the topics (sized by papers, linked by what they share; click one for its "
+    "papers) instead of papers and entities. Default: the overview when the graph has more "
+    f"than {DEFAULT_MAX_NODES} nodes and no --focus, --types or --max-nodes is given.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
 def html_command(
     graph_path: Path,
@@ -49,24 +63,47 @@ def html_command(
     depth: int,
     types: str | None,
     max_nodes: int | None,
+    overview: bool | None,
     as_json: bool,
 ) -> None:
     """Write an interactive HTML view of the graph that works offline.
 
     One self-contained file: open it in a browser by double-clicking. Hover nodes and links
-    for details, search by name, tick node types on and off in the legend.
+    for details, search by name, tick node types on and off in the legend. A graph too big
+    to draw whole gets the topic overview: its topics, and each topic's papers on a click.
 
     \b
     Examples:
       kg export html                                  # exports/graph.json -> exports/graph.html
+      kg export html --overview -o exports/topics.html
       kg export html --focus MetaEmbed --depth 1 -o exports/metaembed.html
       kg export html --types Method,Dataset --max-nodes 800
     """
-    result = export_html(
-        load_graph(graph_path), output, focus=focus, depth=depth, types=types, max_nodes=max_nodes
+    if overview and (focus or types is not None or max_nodes is not None):
+        raise InputError("--overview draws topics: it takes no --focus, --types or --max-nodes")
+    G = load_graph(graph_path)
+    # Over the cap, the most connected nodes are a tangle around the broadest entities: the
+    # topics say more, unless the papers make fewer than two (then the capped graph it is).
+    auto = (
+        overview is None
+        and not focus
+        and types is None
+        and max_nodes is None
+        and _drawn_nodes(G) > DEFAULT_MAX_NODES
     )
+    if overview or auto:
+        data, computed = topic_data(G)
+        if overview or real_topics(data) >= 2:
+            done = export_overview(data, output, computed=computed)
+            _overview_report(done, auto, as_json)
+            return
+    # Topics are the overview's (kg.html.subgraph.PAGE_LABELS); --types Topic draws them.
+    result = export_html(G, output, focus=focus, depth=depth, types=types, max_nodes=max_nodes)
     sel = result.selection
     note = left_out_note(sel) if not focus or sel.capped else None
+    topics = sel.omitted_nodes.get(Label.TOPIC.value, 0)
+    if note and topics and set(sel.omitted_nodes) == {Label.TOPIC.value} and not sel.capped:
+        note = f"note: the {topics} topics are drawn by `kg export html --overview`"
     if note:
         click.echo(note, err=True)
     if focus and result.nodes > LARGE_FOCUS and max_nodes is None:
@@ -80,6 +117,7 @@ def html_command(
             json.dumps(
                 {
                     "path": str(result.path),
+                    "overview": False,
                     "nodes": result.nodes,
                     "edges": result.edges,
                     "focus": sel.focus,
@@ -91,3 +129,43 @@ def html_command(
         )
     else:
         click.echo(f"Wrote {result.path} ({result.nodes:,} nodes, {result.edges:,} links)")
+
+
+def _drawn_nodes(G: nx.MultiDiGraph) -> int:
+    """The nodes the graph page would draw: all but topics."""
+    return sum(1 for _, label in G.nodes(data=LABEL_ATTR) if label != Label.TOPIC.value)
+
+
+def _overview_report(result: OverviewResult, auto: bool, as_json: bool) -> None:
+    if auto:
+        click.echo(
+            f"note: {result.total_nodes:,} nodes is over the {DEFAULT_MAX_NODES}-node cap: drew "
+            f"the {result.topics} topics instead (--no-overview: the most connected "
+            f"{DEFAULT_MAX_NODES} nodes; --focus TITLE: one paper's neighbourhood)",
+            err=True,
+        )
+    if result.computed:
+        click.echo(
+            "note: the graph file has no topics (it was built before them): made them for "
+            "the page; a new `kg build` keeps them",
+            err=True,
+        )
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "path": str(result.path),
+                    "overview": True,
+                    "topics": result.topics,
+                    "links": result.links,
+                    "papers": result.papers,
+                    "topics_computed": result.computed,
+                },
+                indent=2,
+            )
+        )
+    else:
+        click.echo(
+            f"Wrote {result.path} ({result.topics} topics of {result.papers:,} papers, "
+            f"{result.links} links)"
+        )

@@ -12,7 +12,8 @@ WITH p ORDER BY p.id = $paper DESC, p.id LIMIT 1
 CALL {
   WITH p
   MATCH (p)-->(e)
-  WHERE NOT e:Paper AND ($labels IS NULL OR labels(e)[0] IN $labels)
+  WHERE (e:Method OR e:Task OR e:Dataset OR e:Metric OR e:Concept)
+    AND ($labels IS NULL OR labels(e)[0] IN $labels)
   WITH p, e,
        CASE WHEN coalesce(e.paper_count, 0) > 0 THEN e.paper_count
             ELSE COUNT { (e)<--(:Paper) } END AS papers

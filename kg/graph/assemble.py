@@ -4,7 +4,8 @@ One edge per (paper, entity): its type is ``PROPOSES`` when the paper introduces
 otherwise the default role of the entity's type; it carries the evidence sentence and offsets of
 the first mention in that role, the highest confidence and the number of mentions. Then one edge
 per (entity, type, entity) the papers' sentences state (:mod:`kg.graph.relations`), and a node
-per result a paper reports, with its links (:mod:`kg.graph.results`).
+per result a paper reports, with its links (:mod:`kg.graph.results`). Last, every paper goes
+into one topic (:mod:`kg.graph.topics`).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def graph_data(
     similar: dict[str, NeighbourLists] | Callable[[], dict[str, NeighbourLists]] | None = None,
     relations: dict[str, list[RelationMention]] | None = None,
     results: dict[str, list[ResultMention]] | None = None,
+    topics: bool = True,
 ) -> dict[str, Any]:
     """The knowledge graph of ``papers`` as node-link data (``networkx.node_link_data`` with
     ``edges="links"``), nodes sorted by id and links by (source, target, key): exactly what
@@ -100,7 +102,8 @@ def graph_data(
     ``similar`` may be a function that returns the text neighbours: a build's are computed in
     another process, and the links are assembled here before they are needed. ``relations``:
     the relations each paper states, which become entity→entity links between kept nodes;
-    ``results``: the results each paper reports, which become Result nodes.
+    ``results``: the results each paper reports, which become Result nodes; ``topics``: group
+    the papers into Topic nodes (:func:`kg.graph.topics.add_topics`).
     """
     linked = linking_papers(mentions_by_paper)
     keep = {
@@ -176,13 +179,18 @@ def graph_data(
     nodes.sort(key=lambda n: str(n[KEY]))
     # The links are in (source, target, key) order: papers by id, each paper's entities by id,
     # one link per pair, and the entity→entity and result links merged in.
-    return {
+    data = {
         "directed": True,
         "multigraph": True,
         "graph": {"kg_format": FORMAT_VERSION},
         "nodes": nodes,
         "links": links,
     }
+    if topics:
+        from kg.graph.topics import add_topics  # (numpy and scipy: imported where needed)
+
+        add_topics(data)
+    return data
 
 
 def _link_order(link: dict[str, Any]) -> tuple[str, str, str]:

@@ -2,11 +2,12 @@
  * physics once the layout is stable, and wires the search box and the type toggles.
  * Graph text is only ever put into the page with textContent (never innerHTML).
  * For tests and benchmarks: window.kg = {network, nodes, edges, stable, stableMs, find, setTypeVisible}
+ * (and data, tipElement and the beforeStable hook for a page's own script, such as the overview's)
  * (window.network is the vis Network, as in pyvis pages). */
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("kg-data").textContent);
-  var kg = (window.kg = { stable: false, stableMs: null, errors: [] });
+  var kg = (window.kg = { stable: false, stableMs: null, errors: [], data: data });
 
   function tipElement(lines) {
     var box = document.createElement("div");
@@ -19,6 +20,7 @@
     return box;
   }
 
+  kg.tipElement = tipElement;
   var big = data.nodes.length > 300;
   var nodes = new vis.DataSet(
     data.nodes.map(function (n) {
@@ -28,8 +30,12 @@
                  highlight: { background: n.color, border: "#222" },
                  hover: { background: n.color, border: "#222" } },
         title: tipElement(n.tip),
-        font: { size: n.type === "Paper" ? 15 : 12, color: "#222" }
+        font: { size: n.fontSize || (n.type === "Paper" ? 15 : 12), color: "#222" }
       };
+      if (n.shape === "box") { // a label inside a card (the overview's topics)
+        node.margin = { top: 7, bottom: 7, left: 10, right: 10 };
+        node.shapeProperties = { borderRadius: 6 };
+      }
       if (n.focus) {
         node.borderWidth = 4;
         node.color.border = "#111";
@@ -53,14 +59,20 @@
     layout: { randomSeed: 7, improvedLayout: data.improvedLayout },
     nodes: { borderWidth: 1, font: { face: "system-ui, sans-serif" } },
     edges: {
-      arrows: { to: { enabled: true, scaleFactor: 0.35 } },
+      // The overview's links between topics have no direction.
+      arrows: { to: { enabled: !data.overview, scaleFactor: 0.35 } },
       smooth: big ? false : { type: "continuous" },
       selectionWidth: 2
     },
     physics: {
       solver: "forceAtlas2Based",
-      forceAtlas2Based: { gravitationalConstant: -45, centralGravity: 0.012,
-                          springLength: 80, springConstant: 0.08, avoidOverlap: 0.3 },
+      // The overview's topics are few cards that shared entities pull together: less push
+      // and shorter springs than for the graph, the cards' overlaps undone afterwards.
+      forceAtlas2Based: data.overview
+        ? { gravitationalConstant: -120, centralGravity: 0.015, springLength: 90,
+            springConstant: 0.05, avoidOverlap: 1 }
+        : { gravitationalConstant: -45, centralGravity: 0.012,
+            springLength: 80, springConstant: 0.08, avoidOverlap: 0.3 },
       minVelocity: 1.0,
       // Iterations dominate the time to a still picture (benchmarks/html_render.py): 400 are
       // plenty once forceAtlas2 has a few hundred nodes to push around.
@@ -84,8 +96,13 @@
   function markStable() {
     if (kg.stable) return;
     network.setOptions({ physics: false }); // the picture holds still from now on
+    if (kg.beforeStable) kg.beforeStable(); // a page's last touch to the layout
     progress.className = "done";
     network.fit();
+    // A few big nodes would be blown up to fill the screen: a page may cap the zoom.
+    if (data.maxScale && network.getScale() > data.maxScale) {
+      network.moveTo({ scale: data.maxScale });
+    }
     network.once("afterDrawing", function () {
       kg.stableMs = performance.now();
       kg.stable = true;
@@ -97,6 +114,10 @@
   }
   network.once("stabilizationIterationsDone", markStable);
   if (data.nodes.length === 0) markStable();
+
+  if (data.searchPlaceholder) {
+    document.getElementById("kg-search-input").placeholder = data.searchPlaceholder;
+  }
 
   // --- legend and type toggles -------------------------------------------------------------
   var hiddenTypes = {};
@@ -196,6 +217,8 @@
   document.getElementById("kg-search").addEventListener("submit", function (ev) {
     ev.preventDefault();
     var q = document.getElementById("kg-search-input").value;
-    msg.textContent = find(q) ? "" : "no node matches “" + q + "”";
+    // A page may search more than its nodes (the overview: the papers of its topics).
+    var found = find(q) || (kg.findMore ? kg.findMore(q) : null);
+    msg.textContent = found ? "" : "no node matches “" + q + "”";
   });
 })();

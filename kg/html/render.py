@@ -45,6 +45,12 @@ SHAPE_SYMBOL = {
 }  # fmt: skip
 _LABELS = {label.value: label for label in Label}
 _RELS = REL_TYPES
+#: Every kind of node, in the legend's order: papers, what they name, results and topics.
+LEGEND_LABELS: tuple[Label, ...] = (
+    Label.PAPER,
+    *ENTITY_LABELS,
+    *(label for label in Label if label is not Label.PAPER and label not in ENTITY_LABELS),
+)
 _UNKNOWN_STYLE = {"color": "#777777", "shape": "dot"}
 
 
@@ -108,6 +114,27 @@ def _entity_tip(attrs: dict[str, Any], label: str) -> list[list[str]]:
     return tip
 
 
+def topic_tip(attrs: dict[str, Any]) -> list[list[str]]:
+    """A Topic node's tooltip: its name, its size and its top entities
+    (:mod:`kg.graph.topics`)."""
+    size = int(attrs.get("size") or 0)
+    tip = [["h", str(attrs.get(NAME, ""))], ["m", f"Topic · {size:,} paper{'s' * (size != 1)}"]]
+    for key, what in (("top_methods", "Methods"), ("top_tasks", "Tasks"),
+                      ("top_datasets", "Datasets")):  # fmt: skip
+        names = [str(x) for x in attrs.get(key) or []]
+        if names:
+            tip.append(["p", f"{what}: " + ", ".join(names)])
+    return tip
+
+
+def _node_tip(attrs: dict[str, Any], label: str, degree: int) -> list[list[str]]:
+    if label == Label.PAPER.value:
+        return _paper_tip(attrs, degree)
+    if label == Label.TOPIC.value:
+        return topic_tip(attrs)
+    return _entity_tip(attrs, label)
+
+
 def _edge_tip(G: nx.MultiDiGraph, u: str, v: str, attrs: dict[str, Any], rel: str) -> list:
     tip = [["h", f"{G.nodes[u].get(NAME, u)} —{rel}→ {G.nodes[v].get(NAME, v)}"]]
     evidence = attrs.get("evidence")
@@ -145,9 +172,7 @@ def graph_data(G: nx.MultiDiGraph, sel: Selection) -> dict[str, Any]:
             "shape": style["shape"],
             "color": style["color"],
             "size": _node_size(degree),
-            "tip": _paper_tip(attrs, degree)
-            if label == Label.PAPER.value
-            else _entity_tip(attrs, label),
+            "tip": _node_tip(attrs, label, degree),
         }
         if n == sel.focus:
             node["focus"] = True
@@ -167,7 +192,7 @@ def graph_data(G: nx.MultiDiGraph, sel: Selection) -> dict[str, Any]:
                 "tip": _edge_tip(G, u, v, attrs, rel),
             }
         )
-    shown = {lab: 0 for lab in (Label.PAPER.value, *(x.value for x in ENTITY_LABELS))}
+    shown = {lab.value: 0 for lab in LEGEND_LABELS}
     for node in nodes:
         shown[node["type"]] = shown.get(node["type"], 0) + 1
     legend = [
@@ -178,7 +203,7 @@ def graph_data(G: nx.MultiDiGraph, sel: Selection) -> dict[str, Any]:
             "count": shown.get(lab.value, 0),
             "toggle": lab is not Label.PAPER,
         }
-        for lab in (Label.PAPER, *ENTITY_LABELS)
+        for lab in LEGEND_LABELS
     ]
     edge_legend = [{"type": r.value, "color": c} for r, c in EDGE_COLOR.items()]
     return {"nodes": nodes, "edges": edges, "legend": legend, "edgeLegend": edge_legend}
@@ -208,20 +233,27 @@ def summary_line(sel: Selection) -> str:
 
 def render_html(G: nx.MultiDiGraph, sel: Selection, *, title: str) -> str:
     """The complete page as a string."""
+    return render_page(graph_data(G, sel), title=title, summary=summary_line(sel))
+
+
+def render_page(data: dict[str, Any], *, title: str, summary: str) -> str:
+    """A complete page drawing ``data`` (:func:`graph_data`'s shape; with ``overview`` set,
+    the topic overview of :mod:`kg.html.overview`, whose script it adds)."""
     vis_js, vis_css = vis_assets()
-    data = graph_data(G, sel)
-    data["summary"] = summary_line(sel)
-    data["title"] = title
-    n = sel.graph.number_of_nodes()
+    data = {**data, "summary": summary, "title": title}
     # vis's "improvedLayout" (Kamada-Kawai seeding) is quadratic: fine for small graphs only.
-    data["improvedLayout"] = n <= 150
+    data["improvedLayout"] = len(data["nodes"]) <= 150
     pieces = {
         "TITLE": html.escape(title),
-        "SUMMARY": html.escape(data["summary"]),
+        "SUMMARY": html.escape(summary),
         "VIS_CSS": vis_css,
         "APP_CSS": _asset("kg.html", "app.css"),
         "VIS_JS": vis_js,
         "APP_JS": _asset("kg.html", "app.js"),
+        # The overview's own script (kg.html.overview); the graph page has none.
+        "PAGE_SCRIPT": f"<script>\n{_asset('kg.html', 'overview.js')}\n</script>"
+        if data.get("overview")
+        else "",
         "DATA": _json_for_script(data),
     }
     template = _asset("kg.html", "template.html")

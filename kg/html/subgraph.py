@@ -157,6 +157,12 @@ def peel_to(
     return alive
 
 
+#: What a page draws beside papers unless asked for other types: every label but topics. A
+#: topic is a hub of hundreds of papers (and a focus paper's topic would bring them all in at
+#: depth 2): the overview page draws them (:mod:`kg.html.overview`).
+PAGE_LABELS = tuple(label for label in Label if label not in (Label.PAPER, Label.TOPIC))
+
+
 def select(
     G: nx.MultiDiGraph,
     *,
@@ -167,13 +173,13 @@ def select(
 ) -> Selection:
     """Pick the subgraph to draw.
 
-    ``focus`` is a node id (already resolved). ``max_nodes``: ``None`` means the default cap
-    without a focus and no cap with one (a focus export is complete); ``0`` means no cap.
+    ``focus`` is a node id (already resolved). ``types``: the labels drawn beside papers
+    (default :data:`PAGE_LABELS`). ``max_nodes``: ``None`` means the default cap without a
+    focus and no cap with one (a focus export is complete); ``0`` means no cap.
     """
-    nodes: set[str] = set(G.nodes)
-    if types is not None:
-        wanted = {Label.PAPER.value, *(label.value for label in types)}
-        nodes = {n for n in nodes if _label(G, n) in wanted}
+    drawn = PAGE_LABELS if types is None else types
+    wanted = {Label.PAPER.value, *(label.value for label in drawn)}
+    nodes = {n for n in G.nodes if _label(G, n) in wanted}
     if focus is not None:
         if focus not in G:
             raise InputError(f"focus node {focus!r} is not in the graph")

@@ -138,7 +138,8 @@ def _counts(nodes: Counter[str], edges: Counter[str]) -> dict[str, Any]:
 
 
 def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
-    """Counts per label and relationship type, and the most linked entities of each type."""
+    """Counts per label and relationship type, the most linked entities of each type and the
+    largest topics."""
     top_entities: dict[str, list[dict[str, Any]]] = {}
     for label in ENTITY_LABELS:
         ents = [(n, a) for n, a in G.nodes(data=True) if a[LABEL_ATTR] == label.value]
@@ -147,7 +148,12 @@ def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
             {"id": n, "name": a.get("name"), "paper_count": a.get("paper_count", 0)}
             for n, a in ents[:top]
         ]
+    topics = [(n, a) for n, a in G.nodes(data=True) if a[LABEL_ATTR] == Label.TOPIC.value]
+    topics.sort(key=lambda na: (-int(na[1].get("size", 0)), str(na[0])))
     return {
         **graph_counts(G),
         "top_entities": top_entities,
+        "top_topics": [
+            {"id": n, "name": a.get("name"), "size": a.get("size", 0)} for n, a in topics[:top]
+        ],
     }
