@@ -26,7 +26,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.query.canned import QueryResult, list_queries, run_query
-from kg.schema import ENTITY_LABELS, EntityRel, Label, Rel
+from kg.schema import EntityRel, Label, Rel
 from kg.store.file import load_graph, save_graph
 from kg.store.neo4j import Neo4jConnection, count_kg_graph
 from kg.store.neo4j_import import run_after_import
@@ -255,7 +255,7 @@ def test_the_import_has_kg_loads_constraints_and_indexes(
     constraints, indexes = imported.schema
     assert (constraints, indexes) == loaded.schema
     unique = {c["labelsOrTypes"][0] for c in constraints if c["properties"] == ["id"]}
-    assert unique == {label.value for label in (Label.PAPER, *ENTITY_LABELS)}
+    assert unique == {label.value for label in Label}
     assert all(i["state"] == "ONLINE" for i in indexes)
 
 
