@@ -49,6 +49,9 @@ def test_loading_twice_leaves_identical_counts(empty_db: Any, seeds_graph: nx.Mu
     assert count_kg_graph(empty_db) == after_first
     assert snapshot(empty_db) == snap_first
     assert nonzero(after_first) == expected_counts(seeds_graph)
+    # results and topics go to Neo4j like the rest (every paper in one topic)
+    assert after_first["nodes"]["Result"] > 0 and after_first["nodes"]["Topic"] > 0
+    assert after_first["rels"]["IN_TOPIC"] == after_first["nodes"]["Paper"]
     assert first.node_count == second.node_count == seeds_graph.number_of_nodes()
     assert first.rel_count == second.rel_count == seeds_graph.number_of_edges()
 
