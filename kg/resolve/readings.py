@@ -186,6 +186,32 @@ def names_a_dataset_kind(key: str) -> bool:
     return key.rpartition("-")[2] in _DATASET_KIND_WORDS
 
 
+#: A part of a name that says "benchmark": "bench", "Bench", "BenchQ", "PICABench", "U2BENCH".
+_BENCH_PART = re.compile(
+    r"^(?:[Bb]ench|BENCH|[A-Za-z0-9]*Bench[A-Z]?|[A-Z0-9]+BENCH)$"
+)
+
+
+def names_a_benchmark(name: str) -> bool:
+    """Whether a coined name says it is a benchmark: a part "bench" ("SWE-bench", "ReD Bench",
+    "U2-BENCH") or a word ending in "Bench" ("PICABench", "T2I-ReasonBench"), followed only by
+    capitalised parts or versions ("SWE-bench Verified", "BIG-bench Hard", "Terminal-Bench
+    1.5"). ICLR 2026 has 43 such names that the mentions call a method or a task.
+
+    >>> [names_a_benchmark(n) for n in ("SWE-bench Verified", "PICABench", "MoReBench-Theory",
+    ...                                 "CODE2BENCH", "bench press", "DARE-bench training tasks",
+    ...                                 "benchmark TPPs", "Benchmarking")]
+    [True, True, True, True, False, False, False, False]
+    """
+    if name.islower():
+        return False
+    parts = [p for p in re.split(r"[\s\-_()]+", name) if p]
+    for i, part in enumerate(parts):
+        if _BENCH_PART.match(part):
+            return all(p[0].isupper() or p[0].isdigit() for p in parts[i + 1 :])
+    return False
+
+
 def names_a_model(name: str) -> bool:
     """Whether a name starts with the name of a family of trained models
     (``model_families.txt``): "Gemini 2.5 Pro", "Claude-4-Sonnet", "ResNet-50", "FLUX.1-dev".

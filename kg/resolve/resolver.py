@@ -39,6 +39,7 @@ from kg.resolve.readings import (
     generic_modifier,
     is_model_class,
     mention_key,
+    names_a_benchmark,
     names_a_dataset_kind,
     names_a_model,
     rated,
@@ -296,7 +297,10 @@ class Resolver:
             and reads_as_measure(key, name)
         ):
             label = Label.METRIC
-        if label == Label.METHOD and _variant_of_dataset(key):  # "AIME24", coined-looking
+        # "AIME24" looks coined; "SWE-bench", "PICABench" say what they are
+        if (label == Label.METHOD and _variant_of_dataset(key)) or (
+            label in (Label.METHOD, Label.TASK) and names_a_benchmark(name)
+        ):
             label = Label.DATASET
         elif label == Label.TASK and key not in self.known:
             if reads_as_training(key, name):  # "RL training", "post-training": a way of training

@@ -468,6 +468,9 @@ def test_what_a_dataset_name_says_decides_its_type() -> None:
     assert _label("MuJoCo")[0] == Label.DATASET
     # A listed dataset with a year or size after it is that dataset's variant, not a method.
     assert _label("AIME24", label=Label.METHOD)[0] == Label.DATASET
+    # A name that says "bench" is a benchmark, whatever its mentions were typed.
+    assert _label("SWE-bench Verified", label=Label.METHOD, papers=2)[0] == Label.DATASET
+    assert _label("PICABench", label=Label.TASK, papers=2)[0] == Label.DATASET
     assert _label("GRPO24", label=Label.METHOD)[0] == Label.METHOD
 
 
