@@ -164,8 +164,10 @@ def results_in(
             result.relative = result.relative or out[-1].relative
             result.metric = result.metric or out[-1].metric
             # ... and "76.7% and 75.2% top-1 accuracy on ImageNet": the metric and dataset
-            # after the last number are the whole list's
-            if out[-1].metric is None or out[-1].dataset is None:
+            # after the last number are the whole list's (not "44.2% on MATH500 and 84.5% on
+            # GSM8K": a mention between the numbers is the first one's)
+            between = any(previous_end <= s0 < start for s0, _, _ in spans)
+            if not between and (out[-1].metric is None or out[-1].dataset is None):
                 out[-1].metric = out[-1].metric or result.metric
                 after = result.dataset is not None and result.dataset["start"] > doc[start].idx
                 if out[-1].dataset is None and after:

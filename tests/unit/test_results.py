@@ -161,3 +161,8 @@ def test_a_list_takes_the_metric_and_dataset_written_after_it(nlp: Language) -> 
     found = claims(nlp, "ULD-Net yields 76.7% and 75.2% top-1 accuracy on ImageNet.")
     assert [(r.value, text_of(r.metric), text_of(r.dataset)) for r in found] == [
         ("76.7%", "top-1 accuracy", "ImageNet"), ("75.2%", "top-1 accuracy", "ImageNet")]
+
+
+def test_a_list_with_its_own_mentions_keeps_them(nlp: Language) -> None:
+    found = claims(nlp, "wd1++ achieves 44.2% on MATH500 and 84.5% on GSM8K.")
+    assert [text_of(r.dataset) for r in found if r.value == "44.2%"] == ["MATH500"]
