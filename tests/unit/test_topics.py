@@ -184,3 +184,19 @@ def test_a_seed_gives_the_same_topics_every_time(seed: int) -> None:
     add_topics(a, seed=seed)
     add_topics(b, seed=seed)
     assert [t["name"] for t in _topics(a)] == [t["name"] for t in _topics(b)]
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf"])
+def test_topics_and_results_go_to_graphml_and_gexf(seeds_graph_path: Path, tmp_path: Path,
+                                                   fmt: str) -> None:
+    import networkx as nx
+
+    from kg.store.file import export_graph, load_graph
+
+    G = load_graph(seeds_graph_path)
+    path = export_graph(G, tmp_path / f"graph.{fmt}", fmt)
+    H = nx.read_graphml(path) if fmt == "graphml" else nx.read_gexf(path)
+    labels = Counter(a.get(LABEL_ATTR) for _, a in H.nodes(data=True))
+    expected = Counter(a[LABEL_ATTR] for _, a in G.nodes(data=True))
+    assert labels[Label.TOPIC.value] == expected[Label.TOPIC.value] > 0
+    assert labels[Label.RESULT.value] == expected[Label.RESULT.value] > 0
