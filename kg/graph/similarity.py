@@ -6,6 +6,9 @@ pool shares no entity with the query: docs/benchmarks.md), while the words of tw
 same problem overlap even when their extracted entities do not. Each paper stores its
 ``TOP_N`` most similar papers (TF-IDF cosine over title and abstract, sublinear term
 frequencies) with the terms that weigh most in the overlap, so the similarity is explained too.
+Below ``INDEX_FROM`` papers they come from every pair's cosine; from there on, from the exact
+cosines of candidates that a capped inverted index proposes, which grows with the corpus, not
+with its square.
 """
 
 from __future__ import annotations
@@ -38,6 +41,29 @@ PAIR_CHUNK = 8192  # pairs whose shared terms are found at a time
 #: :func:`_split_frequent`), at most ``DENSE_TERMS`` of them.
 DENSE_SHARE = 1 / 20
 DENSE_TERMS = 512
+
+#: From this many papers on, ``method="auto"`` takes the neighbours from a capped inverted
+#: index (:func:`_index_top_k`) instead of all pairs (:func:`_all_pairs_top_k`). All pairs
+#: cost the square of the corpus size and are exact; the index costs about the corpus size
+#: and can miss a neighbour. Below this size all pairs are about as fast (the sizes where the
+#: two cross: benchmarks/neighbours_recall.py), so small corpora keep exact lists and the
+#: graphs they had; above it the square soon dominates a build.
+INDEX_FROM = 20_000
+#: In the index each term lists the ``CAP`` papers that weigh it most (ties by paper), and a
+#: term in at most ``RARE`` papers lists them all; a pair is a candidate when it shares a term
+#: on which one of the two is listed. The words most papers use are what makes all pairs
+#: cost the square: their weights are low, so they add little to a pair's cosine except in
+#: the papers where they weigh most, the ones listed. Rare words, which say most about a
+#: pair, are listed whole. With these values the index finds 99% or more of the exact lists'
+#: neighbours on ICLR 2026 and on synthetic corpora of 43k and 100k papers
+#: (benchmarks/neighbours_recall.py).
+CAP = 100
+RARE = 1000
+#: Candidates per paper (those with the largest partial cosines) whose exact cosines are
+#: computed: ``CANDIDATES``, or ``CANDIDATES_PER_NEIGHBOUR`` per neighbour asked for if more.
+CANDIDATES = 300
+CANDIDATES_PER_NEIGHBOUR = 10
+INDEX_BLOCK = 256  # rows of candidates' partial cosines held at a time (sparse)
 
 
 @dataclass(frozen=True)
@@ -214,16 +240,14 @@ def _shared_terms(
     return [tuple(islice(names, c)) for c in per_pair]
 
 
-def _neighbour_pairs(
-    papers: list[Paper], top_n: int, cache_dir: str | Path | None = None
-) -> tuple[list[str], list[int], list[int], list[float], list[tuple[str, ...]]]:
-    """Paper ids (sorted) and, for every (paper, neighbour) pair, best first per paper: row,
-    column, cosine and shared terms."""
-    ordered = sorted(papers, key=lambda p: p.id)
-    ids = [p.id for p in ordered]
-    X, vocab = tfidf_matrix([f"{p.title}. {p.abstract}" for p in ordered], cache_dir)
-    n = len(ids)
-    k = min(top_n, n - 1)
+#: Rows, columns and cosines of the chosen (paper, neighbour) pairs, best first per paper.
+TopPairs = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+def _all_pairs_top_k(X: sp.csr_matrix, k: int) -> TopPairs:
+    """Each row's ``k`` best columns by cosine (rounded to 6 decimals; ties by column, zeros
+    left out), from every pair's cosine, ``BLOCK`` rows at a time."""
+    n = X.shape[0]
     rows: list[np.ndarray] = []
     cols: list[np.ndarray] = []
     scores: list[np.ndarray] = []
@@ -238,7 +262,140 @@ def _neighbour_pairs(
         rows.append(r + start)
         cols.append(c)
         scores.append(block[r, c])
-    all_rows, all_cols = np.concatenate(rows), np.concatenate(cols)
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(scores)
+
+
+def _listed(X: sp.csr_matrix) -> tuple[sp.csr_matrix, sp.csr_matrix]:
+    """X split in two: the entries the index lists (see :data:`CAP`) and the others.
+
+    Each term's papers are ranked by weight (largest first; rounded to 9 decimals so that
+    last-bit noise never decides, then by paper), and the first ``CAP`` of them kept, or all of
+    them for a term in at most ``RARE`` papers."""
+    by_term = X.tocsc()
+    by_term.sort_indices()  # each term's papers in row order: a stable sort keeps ties by paper
+    term = np.repeat(np.arange(by_term.shape[1]), np.diff(by_term.indptr))
+    order = _row_major_order(term, np.round(by_term.data, 9))
+    rank = np.empty(by_term.nnz, dtype=np.int64)
+    rank[order] = np.arange(by_term.nnz) - by_term.indptr[term[order]]
+    listed = (rank < CAP) | (np.diff(by_term.indptr)[term] <= RARE)
+
+    def part(mask: np.ndarray) -> sp.csr_matrix:
+        # Copies of the index arrays: eliminate_zeros rewrites them in place.
+        m = sp.csc_matrix(
+            (by_term.data * mask, by_term.indices.copy(), by_term.indptr.copy()), X.shape
+        )
+        m.eliminate_zeros()
+        return m.tocsr()
+
+    return part(listed), part(~listed)
+
+
+def _index_top_k(X: sp.csr_matrix, k: int) -> TopPairs:
+    """What :func:`_all_pairs_top_k` returns, from a capped inverted index: the work grows
+    with the corpus size, not its square, and a paper can miss a neighbour (rarely: the
+    recall is measured by benchmarks/neighbours_recall.py).
+
+    With ``X = L + U`` (``L``: the entries the index lists, ``U`` the others: :func:`_listed`),
+    the product ``X·Lᵀ + L·Uᵀ`` is each pair's cosine less ``U·Uᵀ``, the products of two
+    unlisted weights (which are small), and it is nonzero only for pairs that share a listed
+    entry: sparse, ``INDEX_BLOCK`` rows at a time. The pairs with the largest such partial
+    cosine are the candidates (:func:`_candidates`); adding their ``U·Uᵀ`` gives their exact
+    cosines, which choose the neighbours."""
+    n = X.shape[0]
+    listed, unlisted = _listed(X)
+    left = sp.hstack([X, listed], format="csr")
+    right_t = sp.hstack([listed, unlisted], format="csr").T.tocsr()
+    per_row = max(CANDIDATES, CANDIDATES_PER_NEIGHBOUR * k)
+    rows: list[np.ndarray] = []
+    cols: list[np.ndarray] = []
+    scores: list[np.ndarray] = []
+    for start in range(0, n, INDEX_BLOCK):
+        partial = left[start : start + INDEX_BLOCK] @ right_t
+        cands = [
+            _candidates(
+                partial.indices[partial.indptr[r] : partial.indptr[r + 1]],
+                partial.data[partial.indptr[r] : partial.indptr[r + 1]],
+                start + r,
+                per_row,
+            )
+            for r in range(partial.shape[0])
+        ]
+        rest = _dot_products(unlisted, start, [c for c, _ in cands])
+        for i, (cand, part), more in zip(
+            range(start, start + len(cands)), cands, rest, strict=True
+        ):
+            best, cosine = _best(cand, np.round(part + more, 6), k)
+            rows.append(np.full(len(best), i, dtype=np.int64))
+            cols.append(best)
+            scores.append(cosine)
+    return np.concatenate(rows), np.concatenate(cols), np.concatenate(scores)
+
+
+def _best(cols: np.ndarray, cosines: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The ``k`` columns with the largest cosines, best first, ties by column, and their
+    cosines; only positive ones, as in the all-pairs path."""
+    best = np.lexsort((cols, -cosines))[:k]
+    best = best[cosines[best] > 0]
+    return cols[best].astype(np.int64), cosines[best]
+
+
+def _candidates(
+    cols: np.ndarray, partial: np.ndarray, row: int, count: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """A row's candidates, columns ascending, with their partial cosines: the ``count``
+    largest and any tied with the smallest of them (so no order among equal values decides
+    which stay), the row itself left out."""
+    keep = cols != row
+    others = int(keep.sum())
+    if others > count:
+        kth = np.partition(partial[keep], others - count)[others - count]
+        keep &= partial >= kth
+    cols, partial = cols[keep], partial[keep]
+    order = np.argsort(cols)
+    return cols[order], partial[order]
+
+
+def _dot_products(M: sp.csr_matrix, start: int, cands: list[np.ndarray]) -> list[np.ndarray]:
+    """For each row ``start + r`` of M, its dot products with the rows ``cands[r]``: the
+    candidates' rows gathered at once, each row's products taken from its slice of them."""
+    gathered = M[np.concatenate(cands)]
+    query = np.zeros(M.shape[1])  # one row of M, dense
+    out = []
+    first = 0  # the row's first candidate in gathered
+    for i, cand in enumerate(cands, start):
+        terms = M.indices[M.indptr[i] : M.indptr[i + 1]]
+        query[terms] = M.data[M.indptr[i] : M.indptr[i + 1]]
+        bounds = gathered.indptr[first : first + len(cand) + 1]
+        lo, hi = bounds[0], bounds[-1]
+        products = gathered.data[lo:hi] * query[gathered.indices[lo:hi]]
+        sums = np.zeros(len(cand))
+        # reduceat sums from each start to the next: empty slices (no entry in M) left out.
+        full = np.flatnonzero(bounds[1:] > bounds[:-1])
+        if len(full):
+            sums[full] = np.add.reduceat(products, bounds[full] - lo)
+        out.append(sums)
+        query[terms] = 0.0
+        first += len(cand)
+    return out
+
+
+def _neighbour_pairs(
+    papers: list[Paper],
+    top_n: int,
+    cache_dir: str | Path | None = None,
+    method: str = "auto",
+) -> tuple[list[str], list[int], list[int], list[float], list[tuple[str, ...]]]:
+    """Paper ids (sorted) and, for every (paper, neighbour) pair, best first per paper: row,
+    column, cosine and shared terms. ``method``: see :func:`neighbour_lists`."""
+    ordered = sorted(papers, key=lambda p: p.id)
+    ids = [p.id for p in ordered]
+    X, vocab = tfidf_matrix([f"{p.title}. {p.abstract}" for p in ordered], cache_dir)
+    n = len(ids)
+    k = min(top_n, n - 1)
+    if _uses_index(n, method):
+        all_rows, all_cols, all_scores = _index_top_k(X, k)
+    else:
+        all_rows, all_cols, all_scores = _all_pairs_top_k(X, k)
     # The shared terms of (i, j) and (j, i) are the same: compute each unordered pair once (many
     # pairs are mutual neighbours).
     pair_ids, where = np.unique(
@@ -255,10 +412,23 @@ def _neighbour_pairs(
         )
     ]
     terms = [unique_terms[w] for w in where.tolist()]
-    return ids, all_rows.tolist(), all_cols.tolist(), np.concatenate(scores).tolist(), terms
+    return ids, all_rows.tolist(), all_cols.tolist(), all_scores.tolist(), terms
 
 
-def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[Neighbour]]:
+#: The ways to find the neighbours: ``"auto"`` (the index from ``INDEX_FROM`` papers on),
+#: ``"exact"`` (all pairs) and ``"index"``.
+METHODS = ("auto", "exact", "index")
+
+
+def _uses_index(n: int, method: str) -> bool:
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}, not {method!r}")
+    return method == "index" or (method == "auto" and n >= INDEX_FROM)
+
+
+def text_neighbours(
+    papers: list[Paper], top_n: int = TOP_N, *, method: str = "auto"
+) -> dict[str, list[Neighbour]]:
     """Each paper's ``top_n`` most similar papers, best first (ties by id). Deterministic.
     (:func:`neighbour_lists` as objects; terms are words, so ", " splits them back.)"""
     return {
@@ -266,7 +436,7 @@ def text_neighbours(papers: list[Paper], top_n: int = TOP_N) -> dict[str, list[N
             Neighbour(j, score, tuple(terms.split(", ")) if terms else ())
             for j, score, terms in zip(near, cosines, words, strict=True)
         ]
-        for pid, (near, cosines, words) in neighbour_lists(papers, top_n).items()
+        for pid, (near, cosines, words) in neighbour_lists(papers, top_n, method=method).items()
     }
 
 
@@ -276,15 +446,24 @@ NeighbourLists = tuple[list[str], list[float], list[str]]
 
 
 def neighbour_lists(
-    papers: list[Paper], top_n: int = TOP_N, cache_dir: str | Path | None = None
+    papers: list[Paper],
+    top_n: int = TOP_N,
+    cache_dir: str | Path | None = None,
+    *,
+    method: str = "auto",
 ) -> dict[str, NeighbourLists]:
     """:func:`text_neighbours` as plain lists per paper. A build computes them in a child
     process: sending back ``Neighbour`` objects cost the parent far more unpickling at the end
     of an incremental build than plain lists do (measured: docs/benchmarks.md). ``cache_dir``
-    keeps the texts' term counts (:func:`term_counts`)."""
+    keeps the texts' term counts (:func:`term_counts`).
+
+    ``method`` (one of :data:`METHODS`): ``"exact"`` compares all pairs; ``"index"`` takes
+    candidates from a capped inverted index and their exact cosines (:func:`_index_top_k`);
+    ``"auto"``, the default, the index from ``INDEX_FROM`` papers on, all pairs below."""
     if len(papers) < 2:
+        _uses_index(len(papers), method)  # an unknown method is an error whatever the size
         return {p.id: ([], [], []) for p in papers}
-    ids, rows, cols, scores, terms = _neighbour_pairs(papers, top_n, cache_dir)
+    ids, rows, cols, scores, terms = _neighbour_pairs(papers, top_n, cache_dir, method)
     out: dict[str, NeighbourLists] = {i: ([], [], []) for i in ids}
     for i, j, s, t in zip(rows, cols, scores, terms, strict=True):
         near, cosines, words = out[ids[i]]
