@@ -122,7 +122,8 @@ def _load_pipeline(
         nlp.add_pipe("kg_trained_ner", config={"path": str(SHIPPED_MODEL_DIR)})
     nlp.add_pipe("kg_mentions", config=config.get("kg_mentions", {}))
     nlp.add_pipe("kg_roles")
-    nlp.add_pipe("kg_relations")  # after kg_roles: "we" stands for the PROPOSES mention
+    # after kg_roles: "we" stands for the PROPOSES mention
+    nlp.add_pipe("kg_relations", config=config.get("kg_relations", {}))
     nlp.add_pipe("kg_results")  # (the same)
     if speed_up:
         fast.speed_up(list(thinc_models(nlp)))

@@ -11,6 +11,11 @@ cues of a list in ``kg/extract/data/relations/``). Each line says why it is ther
 mention ``kg_roles`` marked PROPOSES): a pattern takes them as it takes a mention, and the
 relation is stated of the proposed mention; ``head_span``/``tail_span`` say where it was written.
 
+Beside the rules, a pair classifier trained on SciERC (:mod:`kg.extract.relation_model`,
+``kg train relations``) adds what it finds between two arguments of a sentence that no rule
+relates (``rule`` "model", ``confidence`` its probability); the component's ``model`` setting
+(default true) switches it off.
+
 >>> from kg.extract.pipeline import load_pipeline
 >>> doc = load_pipeline()("We propose FooNet, a sparse encoder for protein folding.")
 >>> [(r.head["text"], r.type, r.tail["text"]) for r in relations_in(doc, doc._.kg_mentions)]
@@ -21,9 +26,9 @@ from __future__ import annotations
 
 import itertools
 from bisect import bisect_left
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -42,12 +47,19 @@ from kg.extract.patterns import (
     read_jsonl,
 )
 from kg.extract.patterns import token_shapes as kg_token_shapes
+from kg.extract.relation_model import (
+    RELATION_TYPES,
+    RelationModel,
+    lower_and_tags,
+    shipped_model,
+)
 from kg.extract.spans import DERIVED_SOURCES
 from kg.schema import Rel
 
-RELATION_TYPES = ("USED_FOR", "EVALUATED_ON", "COMPARED_WITH", "PART_OF", "MEASURED_BY", "IS_A")
 #: The label of a stand-in or of a SciERC ``Generic`` mention: it names no entity by itself.
 GENERIC = "Generic"
+#: The ``rule`` of a relation the trained model found (:mod:`kg.extract.relation_model`).
+MODEL_RULE = "model"
 RULES_FILE = PATTERNS / "relations.jsonl"
 TOKENS_FILE = PATTERNS / "relations_tokens.jsonl"
 #: The cue lists, by the name patterns use (``"@name"``: a token's values; ``"%name"``: one
@@ -263,7 +275,11 @@ _AUTO: Any = object()
 
 
 def relations_in(
-    doc: Doc, mentions: Sequence[Mention], proposed: Mention | None = _AUTO, stand_in: bool = True
+    doc: Doc,
+    mentions: Sequence[Mention],
+    proposed: Mention | None = _AUTO,
+    stand_in: bool = True,
+    model: RelationModel | None = _AUTO,
 ) -> list[Relation]:
     """The relations each sentence of ``doc`` states between ``mentions`` (``kg_mentions``
     dicts; derived ones — a head noun, a nested name — overlap the mention they come from and
@@ -272,16 +288,24 @@ def relations_in(
     With ``stand_in``, "we" and "our method" (:func:`stand_ins`) are arguments too, for
     ``proposed``: by default the paper's proposed mention (:func:`proposed_mention`); without
     one their relations are dropped.
+
+    ``model``: the trained pair classifier (:mod:`kg.extract.relation_model`; by default the
+    shipped one, None for the rules alone) adds the relations it finds between two arguments
+    no rule relates (:func:`_model_relations`).
     """
     if proposed is _AUTO:
         proposed = proposed_mention(mentions)
+    if model is _AUTO:
+        model = shipped_model()
     args = argument_tokens(doc, mentions, stand_in)
     matcher, rules = _matcher(doc.vocab)
     sentence_of = [0] * len(doc)  # token -> the first token of its sentence
+    sentence_end: dict[int, int] = {}  # a sentence's first token -> its end token
     argued: list[tuple[int, int]] = []  # the sentences with two arguments or more
     starts = [a[0] for a in args]
     for sent in doc.sents:
         sentence_of[sent.start : sent.end] = [sent.start] * len(sent)
+        sentence_end[sent.start] = sent.end
         if bisect_left(starts, sent.end) - bisect_left(starts, sent.start) >= 2:
             argued.append((sent.start, sent.end))
     own_ents = doc.to_array(_ENT_ATTRS)
@@ -310,7 +334,45 @@ def relations_in(
         if relation is not None and (key not in found or found[key][0] > index):
             found[key] = (index, relation)
     relations = sorted((r for _, r in found.values()), key=lambda r: r.head_span)
-    return _one_per_entity_pair(_with_lists(doc, relations, args))
+    relations = _with_lists(doc, relations, args)
+    if model is not None and argued:
+        relations += _model_relations(doc, model, args, relations, proposed, sentence_of,
+                                      sentence_end)  # fmt: skip
+    return _one_per_entity_pair(relations)
+
+
+def _model_relations(
+    doc: Doc,
+    model: RelationModel,
+    args: list[Arg],
+    found: list[Relation],
+    proposed: Mention | None,
+    sentence_of: list[int],
+    sentence_end: dict[int, int],
+) -> list[Relation]:
+    """What ``model`` finds between two arguments the rules (``found``) do not relate either
+    way round. "We" is not its argument: SciERC, which it learnt from, never relates the
+    authors; "our method" is (SciERC's Generic "method")."""
+    own = [a for a in args if a[2].get("refers") != "we"]
+    words, tags = lower_and_tags(doc)
+    model_args = [(s, e, m["label"]) for s, e, m in own]
+    related = {frozenset((r.head_span, r.tail_span)) for r in found}
+    out = []
+    sentences: dict[int, str] = {}  # (doc.text joins every token again: costly)
+    for i, j, kind, p in model.predict(words, tags, model_args, sentence_of, sentence_end):
+        head, tail = own[i][2], own[j][2]
+        spans = (head["start"], head["end"]), (tail["start"], tail["end"])
+        if frozenset(spans) in related:
+            continue
+        h, t = (proposed if m.get("source") == "stand_in" else m for m in (head, tail))
+        if h is None or t is None or h is t:
+            continue
+        first = sentence_of[own[i][0]]
+        if first not in sentences:
+            sentences[first] = doc[first : sentence_end[first]].text.strip()
+        sentence = sentences[first]
+        out.append(Relation(h, kind, t, sentence, round(p, 3), MODEL_RULE, *spans))
+    return out
 
 
 def argument_tokens(doc: Doc, mentions: Sequence[Mention], stand_in: bool) -> list[Arg]:
@@ -481,15 +543,24 @@ def relation_rows(relations: Sequence[Relation], mentions: Sequence[Mention]) ->
     ]  # fmt: skip
 
 
-@Language.component(
+def find_relations(doc: Doc, model: RelationModel | None = _AUTO) -> Doc:
+    """``doc._.kg_relations``: the relations that fit the graph (:func:`fits_graph`), as
+    :func:`relation_rows`. After ``kg_roles``: "we"/"our method" need its PROPOSES role.
+    ``model``: as :func:`relations_in`'s."""
+    mentions = doc._.kg_mentions or []
+    found = [r for r in relations_in(doc, mentions, model=model) if fits_graph(r)]
+    doc._.kg_relations = relation_rows(found, mentions)
+    return doc
+
+
+@Language.factory(
     "kg_relations",
+    default_config={"model": True},
     assigns=["doc._.kg_relations"],
     requires=["doc._.kg_mentions", "token.tag", "token.is_sent_start"],
 )
-def find_relations(doc: Doc) -> Doc:
-    """``doc._.kg_relations``: the relations that fit the graph (:func:`fits_graph`), as
-    :func:`relation_rows`. After ``kg_roles``: "we"/"our method" need its PROPOSES role."""
-    mentions = doc._.kg_mentions or []
-    found = [r for r in relations_in(doc, mentions) if fits_graph(r)]
-    doc._.kg_relations = relation_rows(found, mentions)
-    return doc
+def make_relations(nlp: Language, name: str, model: bool) -> Callable[[Doc], Doc]:
+    """The ``kg_relations`` component (:func:`find_relations`); ``model``: whether the
+    shipped pair classifier adds to the rules (``kg/extract/models/relations/``)."""
+    trained = shipped_model() if model else None
+    return partial(find_relations, model=trained)
