@@ -17,6 +17,7 @@ import hashlib
 import marshal
 import os
 import sqlite3
+import time
 import warnings
 from collections.abc import Iterable
 from pathlib import Path
@@ -113,9 +114,20 @@ class BlobTable:
             raise
         return db
 
+    #: Tries at opening a file another build is creating: switching a new file to WAL can
+    #: fail at once with "database is locked", without waiting for the busy timeout.
+    OPEN_TRIES = 50
+
     def _open(self) -> sqlite3.Connection:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            for _ in range(self.OPEN_TRIES - 1):
+                try:
+                    return self._connect(self.path)
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc):
+                        raise
+                    time.sleep(0.1)
             return self._connect(self.path)
         except sqlite3.Error as exc:
             if not is_damaged(exc):
