@@ -121,6 +121,11 @@ RESULT_TARGET: dict[ResultRel, Label] = {
     ResultRel.IN_METRIC: Label.METRIC,
     ResultRel.FOR_TASK: Label.TASK,
 }
+#: The field of a result (``kg.models.ResultMention``, ``kg show``'s rows) each of its links
+#: fills: FOR_METHOD → "method", ON_DATASET → "dataset", IN_METRIC → "metric", FOR_TASK → "task".
+RESULT_ARGUMENT: dict[str, str] = {
+    rel.value: label.value.lower() for rel, label in RESULT_TARGET.items()
+}
 
 #: Every relationship type by name (paper→entity, entity→entity, result and topic links).
 REL_TYPES: dict[str, Rel | EntityRel | ResultRel | TopicRel] = {

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import click
 
-from kg.cli.core import export, graph_argument, output_option
+from kg.cli.core import echo_json, export, graph_argument, output_option
 from kg.errors import InputError
 from kg.html import DEFAULT_HTML_PATH, DEFAULT_MAX_NODES, export_html, left_out_note
-from kg.html.overview import OverviewResult, export_overview, real_topics, topic_data
-from kg.schema import LABEL_ATTR, Label
+from kg.html.overview import OverviewResult, export_overview, overview_for
+from kg.schema import Label
 from kg.store.file import load_graph
-
-if TYPE_CHECKING:
-    import networkx as nx
 
 LARGE_FOCUS = 1500  # a focus export above this many nodes gets a hint about --depth
 
@@ -79,24 +74,16 @@ def html_command(
       kg export html --focus MetaEmbed --depth 1 -o exports/metaembed.html
       kg export html --types Method,Dataset --max-nodes 800
     """
-    if overview and (focus or types is not None or max_nodes is not None):
+    page_options = bool(focus) or types is not None or max_nodes is not None
+    if overview and page_options:
         raise InputError("--overview draws topics: it takes no --focus, --types or --max-nodes")
     G = load_graph(graph_path)
-    # Over the cap, the most connected nodes are a tangle around the broadest entities: the
-    # topics say more, unless the papers make fewer than two (then the capped graph it is).
-    auto = (
-        overview is None
-        and not focus
-        and types is None
-        and max_nodes is None
-        and _drawn_nodes(G) > DEFAULT_MAX_NODES
-    )
-    if overview or auto:
-        data, computed = topic_data(G)
-        if overview or real_topics(data) >= 2:
-            done = export_overview(data, output, computed=computed)
-            _overview_report(done, auto, as_json)
-            return
+    chosen = overview_for(G, overview, page_options, DEFAULT_MAX_NODES)
+    if chosen is not None:
+        data, computed = chosen
+        done = export_overview(data, output, computed=computed)
+        _overview_report(done, auto=overview is None, as_json=as_json)
+        return
     # Topics are the overview's (kg.html.subgraph.PAGE_LABELS); --types Topic draws them.
     result = export_html(G, output, focus=focus, depth=depth, types=types, max_nodes=max_nodes)
     sel = result.selection
@@ -113,27 +100,19 @@ def html_command(
             err=True,
         )
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "path": str(result.path),
-                    "overview": False,
-                    "nodes": result.nodes,
-                    "edges": result.edges,
-                    "focus": sel.focus,
-                    "omitted_nodes": sel.omitted_nodes,
-                    "omitted_edges": sel.omitted_edges,
-                },
-                indent=2,
-            )
+        echo_json(
+            {
+                "path": str(result.path),
+                "overview": False,
+                "nodes": result.nodes,
+                "edges": result.edges,
+                "focus": sel.focus,
+                "omitted_nodes": sel.omitted_nodes,
+                "omitted_edges": sel.omitted_edges,
+            }
         )
     else:
         click.echo(f"Wrote {result.path} ({result.nodes:,} nodes, {result.edges:,} links)")
-
-
-def _drawn_nodes(G: nx.MultiDiGraph) -> int:
-    """The nodes the graph page would draw: all but topics."""
-    return sum(1 for _, label in G.nodes(data=LABEL_ATTR) if label != Label.TOPIC.value)
 
 
 def _overview_report(result: OverviewResult, auto: bool, as_json: bool) -> None:
@@ -151,18 +130,15 @@ def _overview_report(result: OverviewResult, auto: bool, as_json: bool) -> None:
             err=True,
         )
     if as_json:
-        click.echo(
-            json.dumps(
-                {
-                    "path": str(result.path),
-                    "overview": True,
-                    "topics": result.topics,
-                    "links": result.links,
-                    "papers": result.papers,
-                    "topics_computed": result.computed,
-                },
-                indent=2,
-            )
+        echo_json(
+            {
+                "path": str(result.path),
+                "overview": True,
+                "topics": result.topics,
+                "links": result.links,
+                "papers": result.papers,
+                "topics_computed": result.computed,
+            }
         )
     else:
         click.echo(

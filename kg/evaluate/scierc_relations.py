@@ -44,7 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kg.errors import InputError
 from kg.evaluate.scierc import (
@@ -69,6 +69,10 @@ from kg.extract.relations import (
     relations_in,
 )
 from kg.extract.spans import DERIVED_SOURCES
+
+if TYPE_CHECKING:  # spaCy is imported where the pipeline is loaded
+    from spacy.language import Language
+    from spacy.tokens import Doc
 
 #: SciERC entity label → the label kg's relation rules read.
 ENTITY_LABELS = {
@@ -262,17 +266,21 @@ def predict_gold(
     from kg.extract.pipeline import load_pipeline
 
     nlp = load_pipeline()
-    tagger = nlp.get_pipe("tagger")
-    out = []
-    for rd in docs:
-        doc = nlp.make_doc(rd.doc.text)
-        starts = set(rd.doc.sentence_starts)
-        for tok in doc:
-            tok.is_sent_start = tok.idx in starts
-        doc = tagger(doc)
-        mentions = gold_mentions(rd.doc, labels)
-        out.append(relations_in(doc, mentions, proposed=None, stand_in=False))
-    return out
+    return [
+        relations_in(tagged_doc(nlp, rd), gold_mentions(rd.doc, labels), proposed=None,
+                     stand_in=False)
+        for rd in docs
+    ]  # fmt: skip
+
+
+def tagged_doc(nlp: Language, rd: RelationDoc) -> Doc:
+    """``rd``'s text tokenised and tagged by kg's pipeline ``nlp``, with the corpus' own
+    sentences (gold mentions are scored within them): what the relation stage reads."""
+    doc = nlp.make_doc(rd.doc.text)
+    starts = set(rd.doc.sentence_starts)
+    for tok in doc:
+        tok.is_sent_start = tok.idx in starts
+    return nlp.get_pipe("tagger")(doc)
 
 
 #: Pronouns SciERC annotates as Generic mentions ("it outperforms X"; 65 relation arguments in

@@ -13,14 +13,16 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kg.models import Mention, Paper, ResultMention
-from kg.schema import KEY, LABEL_ATTR, NAME, RESULT_TARGET, TYPE_ATTR, Label, ResultRel
-
-_ARG = {
-    ResultRel.FOR_METHOD: "method",
-    ResultRel.ON_DATASET: "dataset",
-    ResultRel.IN_METRIC: "metric",
-    ResultRel.FOR_TASK: "task",
-}
+from kg.schema import (
+    KEY,
+    LABEL_ATTR,
+    NAME,
+    RESULT_ARGUMENT,
+    RESULT_TARGET,
+    TYPE_ATTR,
+    Label,
+    ResultRel,
+)
 
 
 def result_id(paper_id: str, n: int) -> str:
@@ -113,9 +115,9 @@ def result_graph(
 def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, Mention]:
     """The mentions of ``r`` whose entities are nodes of the label their link needs."""
     out = {}
-    for rel, arg in _ARG.items():
-        m = getattr(r, arg)
-        if m is not None and label_of.get(m.entity) == RESULT_TARGET[rel]:
+    for rel, label in RESULT_TARGET.items():
+        m = getattr(r, RESULT_ARGUMENT[rel.value])
+        if m is not None and label_of.get(m.entity) == label:
             out[rel] = m
     return out
 

@@ -301,6 +301,28 @@ def topic_data(source: nx.MultiDiGraph | dict[str, Any]) -> tuple[dict[str, Any]
     return with_topics(graph_to_data(source))
 
 
+def drawn_nodes(G: nx.MultiDiGraph) -> int:
+    """The nodes the graph page would draw: all but topics."""
+    return sum(1 for _, label in G.nodes(data=LABEL_ATTR) if label != _TOPIC)
+
+
+def overview_for(
+    G: nx.MultiDiGraph, overview: bool | None, page_options: bool, cap: int
+) -> tuple[dict[str, Any], bool] | None:
+    """What ``kg export html`` draws as the overview: ``G``'s node-link data with topics and
+    whether they had to be made (:func:`topic_data`), or None for the graph page.
+
+    ``overview`` is the user's ``--overview`` / ``--no-overview`` (None: not said);
+    ``page_options``: whether ``--focus``, ``--types`` or ``--max-nodes`` was given. Unasked, a
+    graph over the node ``cap`` gets the overview: its most connected nodes would be a tangle
+    around the broadest entities. Unless its papers make fewer than two topics.
+    """
+    if overview is False or (overview is None and (page_options or drawn_nodes(G) <= cap)):
+        return None
+    data, computed = topic_data(G)
+    return (data, computed) if overview or real_topics(data) >= 2 else None
+
+
 def export_overview(
     source: nx.MultiDiGraph | dict[str, Any],
     path: str | Path,

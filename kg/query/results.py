@@ -32,14 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 from kg.errors import NotFoundError
 from kg.query.lookup import resolve_name
-from kg.schema import LABEL_ATTR, NAME, RESULT_TARGET, TYPE_ATTR, Label, ResultRel
+from kg.schema import LABEL_ATTR, NAME, RESULT_ARGUMENT, TYPE_ATTR, Label, ResultRel
 
 if TYPE_CHECKING:
     import networkx as nx
 
-#: The argument a result's link names, by link type: FOR_METHOD → "method", ON_DATASET →
-#: "dataset", IN_METRIC → "metric", FOR_TASK → "task".
-_ARGS = {rel: rel.value.split("_", 1)[1].lower() for rel in RESULT_TARGET}
 #: A board of a metric no sentence names (the result's sentence gives only a number).
 NO_METRIC = None
 
@@ -102,20 +99,16 @@ def result_row(G: nx.MultiDiGraph, rid: str) -> dict[str, Any]:
         "relative": bool(attrs.get("relative")),
         "evidence": attrs.get("evidence", ""),
         "paper": paper,
-        "paper_name": G.nodes[paper].get("display_name") or paper if paper in G else paper,
+        "paper_name": (G.nodes[paper].get("display_name") or paper) if paper in G else paper,
     }
-    ids: dict[str, str | None] = dict.fromkeys(_ARGS.values())
+    ids: dict[str, str | None] = dict.fromkeys(RESULT_ARGUMENT.values())
     for _, target, kind in G.out_edges(rid, data=TYPE_ATTR):
-        arg = _ARGS.get(ResultRel(kind)) if kind in _KINDS else None
-        if arg:
-            ids[arg] = target
+        if kind in RESULT_ARGUMENT:
+            ids[RESULT_ARGUMENT[kind]] = target
     for arg, target in ids.items():
         row[arg] = G.nodes[target].get(NAME, target) if target else None
     row["ids"] = ids
     return row
-
-
-_KINDS = frozenset(rel.value for rel in RESULT_TARGET)
 
 
 def find_dataset(G: nx.MultiDiGraph, query: str) -> str:

@@ -40,6 +40,7 @@ from kg.evaluate.scierc_relations import (
     load_relation_split,
     recognised_generics,
     score_relations,
+    tagged_doc,
 )
 from kg.extract.relation_model import (
     BUCKETS,
@@ -162,16 +163,7 @@ def gold_pair_docs(docs: Sequence[RelationDoc]) -> list[PairDoc]:
     from kg.extract.pipeline import load_pipeline
 
     nlp = load_pipeline()
-    tagger = nlp.get_pipe("tagger")
-    out = []
-    for rd in docs:
-        doc = nlp.make_doc(rd.doc.text)
-        starts = set(rd.doc.sentence_starts)
-        for tok in doc:
-            tok.is_sent_start = tok.idx in starts
-        doc = tagger(doc)
-        out.append(_pair_doc(doc, rd, gold_mentions(rd.doc), exact=True))
-    return out
+    return [_pair_doc(tagged_doc(nlp, rd), rd, gold_mentions(rd.doc), exact=True) for rd in docs]
 
 
 def predicted_pair_docs(docs: Sequence[RelationDoc], exact: bool) -> list[PairDoc]:
