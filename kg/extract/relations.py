@@ -33,16 +33,15 @@ from pathlib import Path
 from typing import Any
 
 from spacy.language import Language
-from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span, Token
 from spacy.vocab import Vocab
 
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.patterns import (
     PATTERNS,
+    CuedMatcher,
     PatternError,
     expand,
-    numbered_matcher,
     pattern_values,
     read_jsonl,
 )
@@ -199,9 +198,9 @@ def load_relation_rules(
 
 
 @lru_cache(maxsize=4)
-def _matcher(vocab: Vocab) -> tuple[Matcher, list[RelationRule]]:
+def _matcher(vocab: Vocab) -> tuple[CuedMatcher, list[RelationRule]]:
     rules = load_relation_rules()
-    return numbered_matcher(vocab, [rule.pattern for rule in rules]), rules
+    return CuedMatcher(vocab, [rule.pattern for rule in rules]), rules
 
 
 # -- stand-ins -------------------------------------------------------------------------------
@@ -315,9 +314,7 @@ def relations_in(
         # Sentence by sentence, and only where a relation can be: a relation joins two
         # arguments of one sentence, and most sentences have fewer.
         for first, end in argued:
-            for match_id, start, stop, alignment in matcher(  # type: ignore[misc]
-                doc[first:end], with_alignments=True
-            ):
+            for match_id, start, stop, alignment in matcher(doc[first:end], with_alignments=True):
                 matches.append((match_id, first + start, first + stop, alignment))
     finally:
         doc.from_array(_ENT_ATTRS, own_ents)  # type: ignore[arg-type]

@@ -20,9 +20,11 @@ from kg.extract.lexicon import load_lexicon, read_word_list
 from kg.extract.patterns import (
     RULES_FILE,
     TOKENS_FILE,
+    CuedMatcher,
     PatternError,
     expand,
     load_rules,
+    numbered_matcher,
     pattern_values,
     read_jsonl,
     token_shapes,
@@ -244,3 +246,37 @@ def test_a_word_list_has_no_duplicates(path: Path) -> None:
     entries = read_word_list(path)
     twice = [w for w, n in Counter(w.lower() for w in entries).items() if n > 1]
     assert entries and not twice, f"{path.name}: {twice or 'empty'}"
+
+
+def test_a_cued_matcher_finds_what_one_matcher_finds() -> None:
+    # Patterns with a cue word, a cue list, an optional cue before a required one, and none
+    # at all; texts with and without the cues. The relation rules run through it.
+    patterns = [
+        [{"LOWER": {"IN": ["use", "apply"]}}, {"IS_ALPHA": True}, {"LOWER": "for"}],
+        [{"IS_ALPHA": True}, {"LOWER": "for"}, {"IS_ALPHA": True, "OP": "+"}],
+        [{"LOWER": "the", "OP": "?"}, {"ORTH": "CRF"}],
+        [{"IS_TITLE": True}, {"IS_ALPHA": True, "OP": "*"}, {"IS_PUNCT": True}],
+        [{"LOWER": {"NOT_IN": ["a"]}}, {"LOWER": "than"}],
+    ]
+    nlp = English()
+    plain = numbered_matcher(nlp.vocab, patterns)
+    cued = CuedMatcher(nlp.vocab, patterns)
+    assert set(cued.groups) == {
+        frozenset({"use", "apply"}), frozenset({"for"}), frozenset({"crf"}), None,
+        frozenset({"than"}),
+    }  # fmt: skip
+    texts = [
+        "We apply CRFs for tagging, and use the CRF for parsing.",
+        "Nothing here matches a cue, Really.",
+        "It is better than a baseline for all tasks.",
+        "",
+    ]
+    for text in texts:
+        doc = nlp(text)
+        want = sorted(plain(doc), key=lambda m: (m[1], m[2], int(nlp.vocab.strings[m[0]])))
+        assert cued(doc) == want
+        assert cued(doc[1:], with_alignments=True) == sorted(
+            plain(doc[1:], with_alignments=True),
+            key=lambda m: (m[1], m[2], int(nlp.vocab.strings[m[0]])),
+        )
+    assert cued(nlp(texts[0]))  # (the texts do match)
