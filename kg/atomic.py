@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -32,7 +31,7 @@ def temp_path(target: Path) -> Path:
     """A fresh temporary name beside ``target``: ``{name}.{pid}-{random}.tmp``. The pid lets
     the next run tell a dead writer's debris from a live writer's file; the random part keeps
     two threads (or two builds of one target) from sharing one."""
-    return target.with_name(f"{target.name}.{os.getpid()}-{secrets.token_hex(4)}{TEMP_SUFFIX}")
+    return target.with_name(f"{target.name}.{os.getpid()}-{os.urandom(4).hex()}{TEMP_SUFFIX}")
 
 
 def _writer_pid(temp: Path, target: Path) -> int | None:

@@ -28,7 +28,6 @@ from __future__ import annotations
 import collections
 import contextlib
 import gc
-import multiprocessing
 import os
 import signal
 import sys
@@ -51,6 +50,8 @@ _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
 def start_method() -> str:
     """How kg starts the processes that work beside the caller: ``KG_START_METHOD`` if set,
     else ``fork`` on Linux, ``spawn`` on other systems, ``inline`` (no child) with one CPU."""
+    import multiprocessing  # (here: the commands that start no process do without it)
+
     forced = os.environ.get("KG_START_METHOD", "").strip().lower()
     if forced:
         if forced not in START_METHODS:
@@ -79,6 +80,8 @@ def forks() -> bool:
 
 def process_context() -> Any:
     """The ``multiprocessing`` context of :func:`start_method` (not for ``inline``)."""
+    import multiprocessing
+
     return multiprocessing.get_context(start_method())
 
 
@@ -121,6 +124,8 @@ def _parent_death_signal() -> bool:
 
 def _parent_alive(parent_pid: int) -> bool:
     if sys.platform == "win32":  # no re-parenting: ask through the handle multiprocessing has
+        import multiprocessing
+
         parent = multiprocessing.parent_process()
         return parent is None or parent.is_alive()
     # A child whose parent died is re-parented (to init or a sub-reaper): its ppid changes.

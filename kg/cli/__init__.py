@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib
 import os
 import sys
 from typing import Any
@@ -14,9 +15,28 @@ import click
 
 from kg.errors import KgError
 
+#: The modules that define each command (each adds its commands to :func:`main` as it is
+#: imported). A command's modules are imported when it runs, and all of them for ``--help``:
+#: ``kg related`` then starts without what ``kg export html`` or ``kg load`` need.
+COMMAND_MODULES: dict[str, tuple[str, ...]] = {
+    "build": ("core",), "related": ("core",), "show": ("core",), "stats": ("core",),
+    "extract": ("core",), "export": ("core", "html_cmds"), "cache": ("cache_cmds",),
+    "eval": ("eval_cmds",), "train": ("eval_cmds",), "trends": ("explore_cmds",),
+    "leaderboard": ("explore_cmds",), "load": ("neo4j_cmds",), "query": ("neo4j_cmds",),
+}  # fmt: skip
+
 
 class KgGroup(click.Group):
-    """A click group that turns KgError into a clean ``Error: ...`` line (exit 1)."""
+    """A click group that turns KgError into a clean ``Error: ...`` line (exit 1), and imports
+    a command's module when the command is asked for (:data:`COMMAND_MODULES`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        for module in COMMAND_MODULES.get(cmd_name, ()):
+            importlib.import_module(f"kg.cli.{module}")
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -45,13 +65,6 @@ def main(traceback: bool) -> None:
       kg load                         # push the graph into Neo4j
     """
 
-
-def _register() -> None:
-    # Imported here, after `main` exists, because each command module adds itself to it.
-    from kg.cli import cache_cmds, core, eval_cmds, explore_cmds, html_cmds, neo4j_cmds  # noqa: F401
-
-
-_register()
 
 
 def run() -> None:

@@ -206,3 +206,22 @@ def test_cache_info_and_clear(runner: CliRunner, tmp_path: Path) -> None:
     # KG_CACHE_DIR is the default folder.
     again = runner.invoke(main, ["cache", "info", "--json"], env={"KG_CACHE_DIR": str(tmp_path)})
     assert json.loads(again.stdout)["bytes"] == 0
+
+
+def test_every_command_is_found_in_the_modules_it_is_listed_under() -> None:
+    # kg imports a command's modules only when it runs (kg.cli.COMMAND_MODULES): a command
+    # missing from the list, or listed under the wrong module, would vanish from the CLI.
+    import importlib
+
+    import kg.cli as cli
+
+    for module in {m for mods in cli.COMMAND_MODULES.values() for m in mods}:
+        importlib.import_module(f"kg.cli.{module}")
+    assert set(cli.main.commands) == set(cli.COMMAND_MODULES)
+    for name, command in cli.main.commands.items():
+        assert command.callback is not None
+        assert command.callback.__module__ in {
+            f"kg.cli.{m}" for m in cli.COMMAND_MODULES[name]
+        }, name
+        for sub in getattr(command, "commands", {}).values():
+            assert sub.callback.__module__ in {f"kg.cli.{m}" for m in cli.COMMAND_MODULES[name]}
