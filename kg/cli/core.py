@@ -106,7 +106,11 @@ def report_problems(problems: list[Any], limit: int = 20) -> None:
 
 @main.command()
 @click.argument("inputs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@output_option(DEFAULT_GRAPH_PATH, "Where to write the graph.")
+@output_option(
+    DEFAULT_GRAPH_PATH,
+    "Where to write the graph: a node-link JSON file, or with .db an SQLite store that the "
+    "other commands read a node at a time (for big corpora).",
+)
 @click.option("--strict", is_flag=True, help="Fail on the first bad record instead of skipping it.")
 @cache_dir_option(
     "Cache folder: extractions, cleaned records, word counts and entity resolution, "
@@ -342,11 +346,9 @@ def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
       kg show MetaEmbed        # a paper, by what it proposes
       kg show MMEB             # an entity, by name or alias
     """
-    from kg.query.explore import describe_node
-    from kg.query.lookup import find_node
+    from kg.query.explore import show_node
 
-    G = load(graph_path)
-    info = describe_node(G, find_node(G, name), limit)
+    info = show_node(graph_path, name, limit)
     if as_json:
         echo_json(info)
         return
@@ -389,9 +391,9 @@ def stats(graph_path: Path, as_json: bool) -> None:
     Example:
       kg stats --graph exports/graph.json
     """
-    from kg.query.explore import graph_stats
+    from kg.query.explore import stats_of
 
-    info = graph_stats(load(graph_path))
+    info = stats_of(graph_path)
     if as_json:
         echo_json(info)
         return
@@ -469,6 +471,22 @@ def _export_command(fmt: str) -> None:
 
 for _fmt in ("graphml", "gexf"):
     _export_command(_fmt)
+
+
+@export.command(name="json")
+@graph_argument
+@output_option(DEFAULT_GRAPH_PATH, "The graph file to write (node-link JSON).")
+def export_json(graph_path: Path, output: Path) -> None:
+    """Write the graph as the node-link JSON graph file: from a store (.db), the file a JSON
+    build of the same corpus writes, byte for byte.
+
+    \b
+    Example:
+      kg export json exports/graph.db -o exports/graph.json
+    """
+    from kg.store.file import convert_graph
+
+    click.echo(f"Wrote {convert_graph(graph_path, output)}")
 
 
 @export.command(name="neo4j-import")

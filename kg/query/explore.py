@@ -19,6 +19,8 @@ from kg.schema import (
 )
 
 if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
+    from pathlib import Path
+
     import networkx as nx
 
 
@@ -113,7 +115,7 @@ def entity_relations(G: nx.MultiDiGraph, node: str) -> list[dict[str, Any]]:
 
 def graph_counts(G: nx.MultiDiGraph) -> dict[str, Any]:
     """Papers, entities per label and edges per relationship type (the `kg build` summary)."""
-    return _counts(
+    return count_summary(
         Counter(a[LABEL_ATTR] for _, a in G.nodes(data=True)),
         Counter(a[TYPE_ATTR] for _, _, a in G.edges(data=True)),
     )
@@ -121,13 +123,14 @@ def graph_counts(G: nx.MultiDiGraph) -> dict[str, Any]:
 
 def data_counts(data: dict[str, Any]) -> dict[str, Any]:
     """:func:`graph_counts` of node-link ``data`` (see :func:`kg.graph.graph_data`)."""
-    return _counts(
+    return count_summary(
         Counter(n[LABEL_ATTR] for n in data["nodes"]),
         Counter(e[TYPE_ATTR] for e in data["links"]),
     )
 
 
-def _counts(nodes: Counter[str], edges: Counter[str]) -> dict[str, Any]:
+def count_summary(nodes: Counter[str], edges: Counter[str]) -> dict[str, Any]:
+    """The counts ``kg stats`` prints, from nodes per label and links per type."""
     return {
         "papers": nodes.get(Label.PAPER.value, 0),
         "entities": {lab.value: nodes.get(lab.value, 0) for lab in ENTITY_LABELS},
@@ -157,3 +160,30 @@ def graph_stats(G: nx.MultiDiGraph, top: int = 5) -> dict[str, Any]:
             {"id": n, "name": a.get("name"), "size": a.get("size", 0)} for n, a in topics[:top]
         ],
     }
+
+
+def show_node(graph_path: str | Path, name: str, limit: int = 50) -> dict[str, Any]:
+    """:func:`describe_node` of the paper or entity ``name`` (:func:`kg.query.lookup.find_node`)
+    in the graph file or store at ``graph_path``. From a store, only the node's neighbourhood
+    is read (:func:`kg.store.sqlite.neighbourhood`)."""
+    from kg.query.lookup import find_node
+    from kg.store.file import load_graph
+    from kg.store.sqlite import Store, StoreIndex, is_store, neighbourhood
+
+    if not is_store(graph_path):
+        G = load_graph(graph_path)
+        return describe_node(G, find_node(G, name), limit)
+    with Store(graph_path) as store:
+        node = find_node(StoreIndex(store), name)
+        return describe_node(neighbourhood(store, node), node, limit)
+
+
+def stats_of(graph_path: str | Path) -> dict[str, Any]:
+    """:func:`graph_stats` of the graph file or store at ``graph_path`` (a store's in SQL)."""
+    from kg.store.file import load_graph
+    from kg.store.sqlite import Store, is_store
+
+    if not is_store(graph_path):
+        return graph_stats(load_graph(graph_path))
+    with Store(graph_path) as store:
+        return store.stats()

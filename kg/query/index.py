@@ -13,6 +13,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ from kg.atomic import atomic_write
 from kg.runtime import paused_gc
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
 
-INDEX_VERSION = 3
+INDEX_VERSION = 4
 _NODE_KEYS = (
     "name",
     "title",
@@ -46,16 +47,15 @@ class PaperIndex:
     links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     #: entity id -> [paper ids], sorted
     backlinks: dict[str, list[str]] = field(default_factory=dict)
+    #: every name a paper answers to -> the paper ids (:meth:`paper_names`), made once: a query
+    #: that rebuilt it cost ``kg related`` more than its ranking
+    _paper_names: dict[str, set[str]] | None = field(default=None, repr=False)
 
     @classmethod
     def from_graph(cls, G: nx.MultiDiGraph) -> PaperIndex:
         idx = cls()
         for n, attrs in G.nodes(data=True):
-            node = {k: attrs[k] for k in _NODE_KEYS if k in attrs}
-            node["label"] = attrs[LABEL_ATTR]
-            if attrs[LABEL_ATTR] == Label.PAPER.value:
-                node["snippet"] = (attrs.get("abstract") or "")[:70]
-            idx.nodes[n] = node
+            idx.nodes[n] = index_node(attrs)
         paper_ids = {n for n, node in idx.nodes.items() if node["label"] == Label.PAPER.value}
         roles = {r.value for r in Rel}
         for u, v, attrs in G.edges(data=True):
@@ -67,13 +67,62 @@ class PaperIndex:
             lst.sort()
         for papers in idx.backlinks.values():
             papers.sort()
+        idx.paper_names()
         return idx
+
+    def paper_names(self) -> Mapping[str, set[str]]:
+        """Every name a paper answers to (its id, title and display name, and the names and
+        aliases of what it proposes) → the paper ids."""
+        if self._paper_names is None:
+            names: dict[str, set[str]] = {}
+            for n, attrs in self.nodes.items():
+                if attrs["label"] == Label.PAPER.value:
+                    for name in (n, attrs.get("title"), attrs.get("display_name")):
+                        if name:
+                            names.setdefault(name, set()).add(n)
+            for paper, links in self.links.items():
+                for entity, rel in links:
+                    if rel == Rel.PROPOSES.value:
+                        ent = self.nodes[entity]
+                        for name in (ent.get("name"), *ent.get("aliases", [])):
+                            if name:
+                                names.setdefault(name, set()).add(paper)
+            self._paper_names = names
+        return self._paper_names
+
+    def entity_names(self) -> Mapping[str, set[str]]:
+        """Every name an entity or a topic answers to (name, aliases, id) → the node ids; a
+        result answers to its id only (its name is a claim, not a name)."""
+        names: dict[str, set[str]] = {}
+        for n, attrs in self.nodes.items():
+            if attrs["label"] == Label.RESULT.value:
+                found: tuple[Any, ...] = (n,)
+            elif attrs["label"] != Label.PAPER.value:
+                found = (n, attrs.get("name"), *attrs.get("aliases", []))
+            else:
+                continue
+            for name in found:
+                if name:
+                    names.setdefault(name, set()).add(n)
+        return names
 
     def is_paper(self, node: str) -> bool:
         return self.nodes[node]["label"] == Label.PAPER.value
 
 
+def index_node(attrs: dict[str, Any]) -> dict[str, Any]:
+    """What the index keeps of a node's attributes (:data:`_NODE_KEYS`, the label, and the
+    start of a paper's abstract)."""
+    node = {k: attrs[k] for k in _NODE_KEYS if k in attrs}
+    node["label"] = attrs[LABEL_ATTR]
+    if attrs[LABEL_ATTR] == Label.PAPER.value:
+        node["snippet"] = (attrs.get("abstract") or "")[:70]
+    return node
+
+
 def as_index(source: nx.MultiDiGraph | PaperIndex) -> PaperIndex:
+    """``source`` itself when it is an index (a store's included: kg.store.sqlite.StoreIndex),
+    else the index of graph ``source``."""
     return source if isinstance(source, PaperIndex) else PaperIndex.from_graph(source)
 
 
@@ -88,10 +137,14 @@ def index_path(graph_path: Path, cache_dir: Path) -> Path:
 
 
 def load_index(graph_path: str | Path, cache_dir: str | Path | None = None) -> PaperIndex:
-    """The index of the graph file at ``graph_path``, from the cache when it is current."""
+    """The index of the graph file at ``graph_path``, from the cache when it is current; a
+    store's (.db) is the store itself, read on demand (:class:`kg.store.sqlite.StoreIndex`)."""
     from kg.cache import default_cache_dir
     from kg.store.file import load_graph
+    from kg.store.sqlite import Store, StoreIndex, is_store
 
+    if is_store(graph_path):
+        return StoreIndex(Store(graph_path))
     graph_path = Path(graph_path)
     cached = index_path(graph_path, Path(cache_dir) if cache_dir else default_cache_dir())
     if graph_path.exists():

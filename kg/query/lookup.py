@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz, process
 
 from kg.errors import AmbiguousError, NotFoundError
 from kg.query.index import PaperIndex, as_index
-from kg.schema import Label, Rel
+from kg.schema import Label
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -23,41 +24,20 @@ FUZZY_THRESHOLD = 80.0
 FUZZY_MARGIN = 8.0  # a fuzzy winner must beat the next paper by this much, or it's ambiguous
 
 
-def _fold(text: str) -> str:
+def fold(text: str) -> str:
+    """A name as names are compared case-insensitively: casefolded, spaces collapsed."""
     return re.sub(r"\s+", " ", text).strip().casefold()
 
 
-def paper_names(source: nx.MultiDiGraph | PaperIndex) -> dict[str, set[str]]:
-    """Every name a paper answers to → the paper ids."""
-    idx = as_index(source)
-    names: dict[str, set[str]] = defaultdict(set)
-    for n, attrs in idx.nodes.items():
-        if attrs["label"] == Label.PAPER.value:
-            for name in (n, attrs.get("title"), attrs.get("display_name")):
-                if name:
-                    names[name].add(n)
-    for paper, links in idx.links.items():
-        for entity, rel in links:
-            if rel == Rel.PROPOSES.value:
-                ent = idx.nodes[entity]
-                for name in (ent.get("name"), *ent.get("aliases", [])):
-                    if name:
-                        names[name].add(paper)
-    return names
+def paper_names(source: nx.MultiDiGraph | PaperIndex) -> Mapping[str, set[str]]:
+    """Every name a paper answers to → the paper ids (:meth:`PaperIndex.paper_names`)."""
+    return as_index(source).paper_names()
 
 
-def entity_names(source: nx.MultiDiGraph | PaperIndex) -> dict[str, set[str]]:
+def entity_names(source: nx.MultiDiGraph | PaperIndex) -> Mapping[str, set[str]]:
     """Every name an entity or a topic answers to (name, aliases, id) → the node ids; a result
-    answers to its id only (its name is a claim, not a name)."""
-    names: dict[str, set[str]] = defaultdict(set)
-    for n, attrs in as_index(source).nodes.items():
-        if attrs["label"] == Label.RESULT.value:
-            names[n].add(n)
-        elif attrs["label"] != Label.PAPER.value:
-            for name in (n, attrs.get("name"), *attrs.get("aliases", [])):
-                if name:
-                    names[name].add(n)
-    return names
+    answers to its id only (:meth:`PaperIndex.entity_names`)."""
+    return as_index(source).entity_names()
 
 
 def _describe(idx: PaperIndex, node: str) -> str:
@@ -68,11 +48,13 @@ def _describe(idx: PaperIndex, node: str) -> str:
     return f"{attrs.get('name')} ({attrs['label']})"
 
 
-def _exact(query: str, names: dict[str, set[str]]) -> set[str]:
+def _exact(query: str, names: Mapping[str, set[str]]) -> set[str]:
     hits = names.get(query, set())
     if not hits:
-        folded = _fold(query)
-        hits = {n for name, ids in names.items() if _fold(name) == folded for n in ids}
+        folded = fold(query)
+        if hasattr(names, "folded"):  # a store's names: an indexed lookup (kg.store.sqlite)
+            return set(names.folded(folded))
+        hits = {n for name, ids in names.items() if fold(name) == folded for n in ids}
     return set(hits)
 
 
@@ -85,8 +67,8 @@ def _one(idx: PaperIndex, query: str, hits: set[str], what: str) -> str:
     )
 
 
-def _fuzzy(idx: PaperIndex, query: str, names: dict[str, set[str]], what: str) -> str:
-    scored = process.extract(query, list(names), scorer=fuzz.WRatio, processor=_fold, limit=20)
+def _fuzzy(idx: PaperIndex, query: str, names: Mapping[str, set[str]], what: str) -> str:
+    scored = process.extract(query, list(names), scorer=fuzz.WRatio, processor=fold, limit=20)
     best: dict[str, float] = {}
     for name, score, _ in scored:
         for n in names[name]:
@@ -104,7 +86,7 @@ def _fuzzy(idx: PaperIndex, query: str, names: dict[str, set[str]], what: str) -
 
 
 def resolve_name(
-    source: nx.MultiDiGraph | PaperIndex, query: str, names: dict[str, set[str]], what: str
+    source: nx.MultiDiGraph | PaperIndex, query: str, names: Mapping[str, set[str]], what: str
 ) -> str:
     """The single node ``query`` names among ``names``: exact, then case-insensitive, then
     fuzzy; a NotFoundError (with the closest names) or AmbiguousError otherwise."""
@@ -122,12 +104,17 @@ def find_paper(source: nx.MultiDiGraph | PaperIndex, query: str) -> str:
 
 def find_node(source: nx.MultiDiGraph | PaperIndex, query: str) -> str:
     """A paper or an entity by name (for ``kg show``): an exact or case-insensitive match on a
-    paper, then on an entity, then the best fuzzy match over both."""
+    paper, then on an entity, then the best fuzzy match over both. When several papers answer
+    to the name (by what they propose: "GRPO"), the entity of that very name is meant."""
     idx = as_index(source)
     query = query.strip()
     papers, entities = paper_names(idx), entity_names(idx)
     for names, what in ((papers, "paper"), (entities, "entity")):
         hits = _exact(query, names)
+        if len(hits) > 1 and what == "paper":
+            named = {n for n in entities.get(query, set()) if idx.nodes[n].get("name") == query}
+            if len(named) == 1:
+                return named.pop()
         if hits:
             return _one(idx, query, hits, what)
     combined: dict[str, set[str]] = defaultdict(set)

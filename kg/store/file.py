@@ -39,7 +39,12 @@ def graph_to_data(G: nx.MultiDiGraph) -> dict[str, Any]:
 
 
 def write_graph_data(data: dict[str, Any], path: str | Path) -> Path:
-    """Write node-link ``data`` (from :func:`graph_to_data` or :func:`kg.graph.graph_data`)."""
+    """Write node-link ``data`` (from :func:`graph_to_data` or :func:`kg.graph.graph_data`):
+    a graph file, or a store when ``path`` ends in .db (:mod:`kg.store.sqlite`)."""
+    from kg.store.sqlite import is_store, write_store
+
+    if is_store(path):
+        return write_store(data, path)
     # Compact UTF-8 JSON with sorted keys. orjson: a conference graph is large, and the standard
     # library's encoder took longer than everything else an incremental build does.
     encoded = orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
@@ -68,7 +73,11 @@ def graph_from_data(data: dict[str, Any]) -> nx.MultiDiGraph:
 
 
 def load_graph(path: str | Path = DEFAULT_GRAPH_PATH) -> nx.MultiDiGraph:
-    """Read a graph written by :func:`save_graph`."""
+    """Read a graph written by :func:`save_graph`, or the whole graph of a store (.db)."""
+    from kg.store.sqlite import is_store, load_store
+
+    if is_store(path):
+        return load_store(path)
     path = Path(path)
     if not path.exists():
         raise GraphFileError(f"{path}: no graph file here (build one with `kg build INPUT...`)")
@@ -80,6 +89,19 @@ def load_graph(path: str | Path = DEFAULT_GRAPH_PATH) -> nx.MultiDiGraph:
     if any(LABEL_ATTR not in attrs for _, attrs in G.nodes(data=True)):
         raise GraphFileError(f"{path}: not a kg graph (nodes without a '{LABEL_ATTR}')")
     return G
+
+
+def convert_graph(source: str | Path, target: str | Path) -> Path:
+    """Write the graph at ``source`` (a graph file or a store) to ``target`` (either form, by
+    its suffix), the same node-link data byte for byte."""
+    from kg.store.sqlite import Store, is_store
+
+    if is_store(source):
+        with Store(source) as store, paused_gc():
+            data = store.data()
+    else:
+        data = graph_to_data(load_graph(source))
+    return write_graph_data(data, target)
 
 
 def _flatten(value: Any) -> Any:
