@@ -27,6 +27,7 @@ from kg.resolve.naming import (
     mark_own_definitions,
     mark_title_names,
     unmark_established_datasets,
+    unmark_established_names,
 )
 from kg.runtime import parallel, paused_gc, start_stages
 from kg.store.file import graph_from_data, write_graph_data
@@ -300,6 +301,8 @@ def _read_and_extract(
         own = len(papers) >= OWN_DEFINITIONS_MIN_PAPERS
         for p in papers:
             mark_title_names(p, mentions[p.id])
+            # Before naming: an established method is no paper's name ("RLVR", "Muon").
+            unmark_established_names(p, mentions[p.id], entities)
             # Named before own definitions count: a paper's name is what its title or a "we
             # propose" gives, not the first acronym it spells out ("ZeroTuning", not "PASTA").
             p.display_name = display_name(p, mentions[p.id])

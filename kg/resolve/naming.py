@@ -16,7 +16,7 @@ from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Entity, Mention, Paper
 from kg.resolve.readings import worth_a_node
 from kg.resolve.words import known_terms, listed_datasets, resolution_words
-from kg.schema import Label, Rel
+from kg.schema import DEFAULT_ROLE, Label, Rel
 
 
 def _first_words(text: str, n: int = 6) -> str:
@@ -110,6 +110,37 @@ def unmark_established_datasets(
             and not any(_in_key(normalize_key(n), title) for n in (entity.name, *entity.aliases))
         ):
             m.role = Rel.EVALUATES_ON
+
+
+#: A method, task, concept or metric that this many papers or more of a corpus name is
+#: established: the field's (supervised fine-tuning, RLVR, LoRA, Muon), not one paper's.
+ESTABLISHED_NAME_PAPERS = 5
+
+
+def unmark_established_names(
+    paper: Paper, mentions: list[Mention], entities: dict[str, Entity]
+) -> None:
+    """What many papers of the corpus name is not what one of them proposes: "we propose
+    applying the RLVR paradigm", "a Group Relative Policy Optimization (GRPO)-trained model",
+    "we introduce a novel SAE architecture — Temporal SAE" put a proposal cue or a definition
+    next to an established name (ICLR 2026: 165 PROPOSES links to entities of five papers or
+    more, nearly all such). Their mentions take the type's default role (a method is USED).
+
+    Unlike a dataset (:func:`unmark_established_datasets`), a name in the title keeps no
+    proposal: "MuonBP: Faster Muon via ...", "Latent Stochastic Interpolants" name what they
+    build on. Only a title that is the name ("GRPO: ...", the paper that introduced it, which
+    others then use) keeps it.
+    """
+    named = normalize_key(title_name(paper.title) or paper.title or "")
+    for m in mentions:
+        entity = entities.get(m.entity) if m.role is Rel.PROPOSES else None
+        if (
+            entity is not None
+            and entity.label is not Label.DATASET
+            and entity.paper_count >= ESTABLISHED_NAME_PAPERS
+            and named not in {normalize_key(n) for n in (entity.name, *entity.aliases)}
+        ):
+            m.role = DEFAULT_ROLE[entity.label]
 
 
 def _in_key(part: str, whole: str) -> bool:

@@ -560,6 +560,32 @@ def test_an_established_dataset_is_proposed_only_by_a_paper_its_title_names() ->
     assert m.role == Rel.PROPOSES  # a dataset few papers name may be new
 
 
+def test_a_method_many_papers_name_is_used_not_proposed() -> None:
+    # ICLR 2026: "we propose applying the RLVR paradigm", "a Group Relative Policy
+    # Optimization (GRPO)-trained model": 165 PROPOSES links to names of 5+ papers.
+    from kg.models import Entity
+    from kg.resolve.naming import ESTABLISHED_NAME_PAPERS, unmark_established_names
+
+    grpo = Entity("method:grpo", Label.METHOD, "GRPO", ["Group Relative Policy Optimization"],
+                  paper_count=ESTABLISHED_NAME_PAPERS)  # fmt: skip
+    rl = Entity("task:rl", Label.TASK, "reinforcement learning", [], paper_count=700)
+    entities = {e.id: e for e in (grpo, rl)}
+    for title, eid, role in [
+        ("DGPO: Reinforcing Diffusion Models", "method:grpo", Rel.USES),
+        ("Faster GRPO via Block Updates", "method:grpo", Rel.USES),  # named, but built on
+        ("GRPO: Group Relative Policy Optimization", "method:grpo", Rel.PROPOSES),
+        ("Group Relative Policy Optimization", "method:grpo", Rel.PROPOSES),
+        ("A Reinforcement Learning Approach to Doubt", "task:rl", Rel.ADDRESSES),
+    ]:
+        m = replace(mention(entities[eid].name, entities[eid].label, Rel.PROPOSES), entity=eid)
+        unmark_established_names(Paper(id="p", abstract="a", title=title), [m], entities)
+        assert m.role == role, title
+    few = {"method:grpo": replace(grpo, paper_count=ESTABLISHED_NAME_PAPERS - 1)}
+    m = replace(mention("GRPO", Label.METHOD, Rel.PROPOSES), entity="method:grpo")
+    unmark_established_names(Paper(id="p", abstract="a", title="Other"), [m], few)
+    assert m.role == Rel.PROPOSES  # a name a few papers share may be this one's
+
+
 def test_an_apposition_after_a_proposed_name_says_what_it_is() -> None:
     def proposed(text: str, sentence: str) -> Mention:
         m = mention(text, Label.DATASET, Rel.PROPOSES)
