@@ -3,8 +3,10 @@ name, and which papers share entities with it.
 
 Loading the full node-link JSON of a conference (large: abstracts and evidence sentences) and
 building a NetworkX graph from it is slow; ``kg related`` needs only ids, names and
-links. :func:`load_index` keeps a pickled index per graph file in kg's cache folder and rebuilds
-it whenever the graph file changes (size or modification time), so answers never go stale.
+links. :func:`load_index` keeps them per graph file in kg's cache folder, as a small SQLite
+store read a row at a time (:mod:`kg.store.sqlite`), and makes it again whenever the graph file
+changes (size or modification time), so answers never go stale. :class:`PaperIndex` holds the
+same in memory, for a graph object.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-import pickle
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,8 +22,6 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import networkx as nx
 
-from kg.atomic import atomic_write
-from kg.runtime import paused_gc
 from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, Rel
 
 INDEX_VERSION = 4
@@ -133,42 +132,66 @@ def _signature(path: Path) -> tuple[int, int, int]:
 
 def index_path(graph_path: Path, cache_dir: Path) -> Path:
     key = hashlib.sha256(str(graph_path.resolve()).encode()).hexdigest()[:20]
-    return cache_dir / "index" / f"{key}.pickle"
+    return cache_dir / "index" / f"{key}.db"
 
 
 def load_index(graph_path: str | Path, cache_dir: str | Path | None = None) -> PaperIndex:
-    """The index of the graph file at ``graph_path``, from the cache when it is current; a
-    store's (.db) is the store itself, read on demand (:class:`kg.store.sqlite.StoreIndex`)."""
+    """The index of the graph at ``graph_path``, read on demand from a store
+    (:class:`kg.store.sqlite.StoreIndex`): a store (.db) is its own; a graph file's is a small
+    store of what the index holds (:func:`index_data`) in the cache folder, made again whenever
+    the file changes. Opening it costs the same for any corpus."""
     from kg.cache import default_cache_dir
+    from kg.errors import GraphFileError
     from kg.store.file import load_graph
-    from kg.store.sqlite import Store, StoreIndex, is_store
+    from kg.store.sqlite import Store, StoreIndex, is_store, write_store
 
     if is_store(graph_path):
         return StoreIndex(Store(graph_path))
     graph_path = Path(graph_path)
     cached = index_path(graph_path, Path(cache_dir) if cache_dir else default_cache_dir())
-    if graph_path.exists():
-        signature = _signature(graph_path)
-        try:
-            # unpickling makes many containers: no collector passes over them meanwhile
-            with cached.open("rb") as fh, paused_gc():
-                stored_signature, index = pickle.load(fh)
-            if stored_signature == signature:
+    if graph_path.exists() and cached.exists():
+        with contextlib.suppress(GraphFileError):
+            store = Store(cached)
+            if store.meta("signature") == _signature_text(graph_path):
                 with contextlib.suppress(OSError):
                     os.utime(cached)  # recently used (see KEEP_INDEXES)
-                return index
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
-            pass  # missing or unreadable cache: rebuild it below
-    index = PaperIndex.from_graph(load_graph(graph_path))  # raises GraphFileError if missing
+                return StoreIndex(store)
+            store.close()
+    G = load_graph(graph_path)  # raises GraphFileError if missing
+    new_graph = not cached.exists()
     try:
-        new_graph = not cached.exists()
-        with atomic_write(cached) as fh:  # a reader never unpickles half an index
-            pickle.dump((_signature(graph_path), index), fh, protocol=pickle.HIGHEST_PROTOCOL)
-        if new_graph:
-            _prune(cached.parent)
-    except OSError:
-        pass  # a read-only cache folder only costs speed
-    return index
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        write_store(index_data(G), cached, meta={"signature": _signature_text(graph_path)})
+    except (OSError, GraphFileError):
+        return PaperIndex.from_graph(G)  # a read-only cache folder only costs speed
+    if new_graph:
+        _prune(cached.parent)
+    return StoreIndex(Store(cached))
+
+
+def _signature_text(path: Path) -> str:
+    return ",".join(map(str, _signature(path)))
+
+
+def index_data(G: nx.MultiDiGraph) -> dict[str, Any]:
+    """What the index needs of graph ``G``, as node-link data: every node's
+    :func:`index_node` attributes (with its abstract's start, from which the snippet is cut),
+    and the paper→entity links (:class:`~kg.schema.Rel`)."""
+    roles = {r.value for r in Rel}
+    nodes = []
+    for n, attrs in G.nodes(data=True):
+        node = {"id": n, LABEL_ATTR: attrs[LABEL_ATTR]}
+        node.update((k, attrs[k]) for k in _NODE_KEYS if k in attrs)
+        if attrs[LABEL_ATTR] == Label.PAPER.value:
+            node["abstract"] = (attrs.get("abstract") or "")[:70]
+        nodes.append(node)
+    papers = {n["id"] for n in nodes if n[LABEL_ATTR] == Label.PAPER.value}
+    links = [
+        {"source": u, "target": v, TYPE_ATTR: attrs[TYPE_ATTR], "key": attrs[TYPE_ATTR]}
+        for u, v, attrs in G.edges(data=True)
+        if u in papers and attrs[TYPE_ATTR] in roles
+    ]
+    return {"directed": True, "multigraph": True, "graph": {}, "nodes": nodes, "links": links}
 
 
 #: Indexes kept in the cache folder: those of the graph files queried most recently. (One per
@@ -177,7 +200,10 @@ KEEP_INDEXES = 32
 
 
 def _prune(folder: Path) -> None:
+    import shutil
+
     from kg.cache import recent_first
 
-    for old in recent_first(folder.glob("*.pickle"))[KEEP_INDEXES:]:
+    for old in recent_first(folder.glob("*.db"))[KEEP_INDEXES:]:
         old.unlink(missing_ok=True)
+        shutil.rmtree(old.with_suffix(".text"), ignore_errors=True)  # its text index

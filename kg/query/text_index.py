@@ -20,20 +20,18 @@ in kg's cache folder, rebuilt whenever the graph file changes.
 from __future__ import annotations
 
 import contextlib
-import pickle
-from collections.abc import Callable
+import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
-from kg.atomic import atomic_write
 from kg.query.facets import FACETS, OTHER, facets
 from kg.query.vectors import common_direction, sif_vectors, sif_weights, without
-from kg.runtime import paused_gc
 
-TEXT_INDEX_VERSION = 3
+TEXT_INDEX_VERSION = 4
 #: The facet code of a title among the sentence facets: it aligns with every facet.
 TITLE = len(FACETS)
 #: The code of a sentence about no facet (:data:`kg.query.facets.OTHER`): it aligns with none.
@@ -66,13 +64,43 @@ class SparseRows:
         return np.where(starts == self.indptr[1:], 0.0, sums)
 
 
+class Sentences(Sequence[str]):
+    """Strings kept as one UTF-8 buffer and the offsets of each: a saved index maps the buffer
+    from its file, and a query decodes only the sentences it shows."""
+
+    def __init__(self, buffer: np.ndarray, offsets: np.ndarray) -> None:
+        self.buffer, self.offsets = buffer, offsets
+
+    @classmethod
+    def of(cls, strings: list[str]) -> Sentences:
+        encoded = [t.encode("utf-8") for t in strings]
+        offsets = np.zeros(len(encoded) + 1, dtype=np.int64)
+        np.cumsum([len(e) for e in encoded], out=offsets[1:])
+        return cls(np.frombuffer(b"".join(encoded), dtype=np.uint8), offsets)
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    @overload
+    def __getitem__(self, i: int) -> str: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[str]: ...
+    def __getitem__(self, i: int | slice) -> str | list[str]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        a, b = int(self.offsets[i]), int(self.offsets[i + 1])
+        return bytes(self.buffer[a:b]).decode("utf-8")
+
+
 @dataclass
 class TextIndex:
     ids: list[str]  # paper ids, in row order
     words: SparseRows  # word TF-IDF, rows L2-normalised
     chars: SparseRows  # character n-gram TF-IDF, rows L2-normalised
     dense: np.ndarray  # SIF paper vectors, unit rows
-    sentences: list[str]  # every paper's title, then its abstract's sentences
+    sentences: Sequence[str]  # every paper's title, then its abstract's sentences
     sentence_vectors: np.ndarray  # unit rows, aligned with ``sentences``
     sentence_facets: np.ndarray  # FACETS index per sentence, TITLE for titles
     offsets: np.ndarray  # paper i's sentences are offsets[i]:offsets[i + 1]
@@ -89,11 +117,58 @@ class TextIndex:
             words=SparseRows.of(tfidf_matrix(texts)[0].astype(np.float32)),
             chars=SparseRows.of(char_tfidf(texts)),
             dense=dense,
-            sentences=sentences,
+            sentences=Sentences.of(sentences),
             sentence_vectors=sentence_vectors,
             sentence_facets=np.asarray(codes, dtype=np.int8),
             offsets=np.asarray(offsets, dtype=np.int64),
         )
+
+    #: The arrays :meth:`save` writes, one ``.npy`` file each, by name.
+    def _arrays(self) -> dict[str, np.ndarray]:
+        assert isinstance(self.sentences, Sentences)
+        return {
+            "ids": np.asarray(self.ids, dtype=str),
+            **{f"words_{k}": getattr(self.words, k) for k in ("data", "indices", "indptr")},
+            **{f"chars_{k}": getattr(self.chars, k) for k in ("data", "indices", "indptr")},
+            "dense": self.dense,
+            "sentence_text": self.sentences.buffer,
+            "sentence_offsets": self.sentences.offsets,
+            "sentence_vectors": self.sentence_vectors,
+            "sentence_facets": self.sentence_facets,
+            "offsets": self.offsets,
+        }
+
+    def save(self, folder: Path, signature: Any) -> None:
+        """Write the index as a folder of ``.npy`` files, and last ``meta.json`` with
+        ``signature`` and the matrices' widths: a folder without it is incomplete."""
+        folder.mkdir(parents=True, exist_ok=True)
+        for name, array in self._arrays().items():
+            np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        meta = {"signature": signature, "words": self.words.columns, "chars": self.chars.columns}
+        (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+
+    @classmethod
+    def open(cls, folder: Path) -> tuple[Any, TextIndex]:
+        """The signature and the index :meth:`save` wrote in ``folder``, its arrays mapped
+        from their files (read as a query touches them, shared between processes)."""
+        meta = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        a = {p.stem: np.load(p, mmap_mode="r", allow_pickle=False) for p in folder.glob("*.npy")}
+
+        def rows(view: str) -> SparseRows:
+            data, indices, indptr = (a[f"{view}_{k}"] for k in ("data", "indices", "indptr"))
+            return SparseRows(data, indices, indptr, int(meta[view]))
+
+        index = cls(
+            ids=a["ids"].tolist(),
+            words=rows("words"),
+            chars=rows("chars"),
+            dense=a["dense"],
+            sentences=Sentences(a["sentence_text"], a["sentence_offsets"]),
+            sentence_vectors=a["sentence_vectors"],
+            sentence_facets=a["sentence_facets"],
+            offsets=a["offsets"],
+        )
+        return tuple_of(meta["signature"]), index
 
     def row(self, paper: str) -> int:
         return self._rows()[paper]
@@ -205,9 +280,15 @@ def paper_vectors(papers: list[tuple[str, str, str]]) -> dict[str, np.ndarray]:
 
 
 def text_index_path(graph_path: Path, cache_dir: Path) -> Path:
+    """The folder that holds the text index of the graph at ``graph_path``."""
     from kg.query.index import index_path
 
-    return index_path(graph_path, cache_dir).with_suffix(".text.pickle")
+    return index_path(graph_path, cache_dir).with_suffix(".text")
+
+
+def tuple_of(value: Any) -> Any:
+    """``value`` with its lists made tuples, at any depth (a signature read back from JSON)."""
+    return tuple(map(tuple_of, value)) if isinstance(value, list) else value
 
 
 def papers_of(G: Any) -> list[tuple[str, str, str]]:
@@ -226,8 +307,10 @@ def load_text_index(
     cache_dir: str | Path | None = None,
     on_build: Callable[[int], None] | None = None,
 ) -> TextIndex:
-    """The text index of the graph file at ``graph_path``, from the cache when it is current;
-    else made, after calling ``on_build(number of papers)`` (for a "please wait" line)."""
+    """The text index of the graph file (or store) at ``graph_path``, from the cache when it
+    is current; else made, after calling ``on_build(number of papers)`` (for a "please wait"
+    line). The cached index is a folder of arrays mapped from their files, so opening it
+    costs the same for any corpus."""
     from kg.cache import default_cache_dir
     from kg.query.index import _signature
     from kg.store.file import load_graph
@@ -236,17 +319,36 @@ def load_text_index(
     cached = text_index_path(graph_path, Path(cache_dir) if cache_dir else default_cache_dir())
     signature: Any = (TEXT_INDEX_VERSION, _signature(graph_path))
     try:
-        with cached.open("rb") as fh, paused_gc():  # see kg.query.index.load_index
-            stored, index = pickle.load(fh)
+        stored, index = TextIndex.open(cached)
         if stored == signature:
             return index
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError):
-        pass  # missing or unreadable: made again below
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # missing, incomplete or unreadable: made again below
     papers = papers_of(load_graph(graph_path))
     if on_build is not None:
         on_build(len(papers))
     index = TextIndex.from_papers(papers)
-    # a read-only cache folder only costs time
-    with contextlib.suppress(OSError), atomic_write(cached) as fh:
-        pickle.dump((signature, index), fh, protocol=pickle.HIGHEST_PROTOCOL)
+    _replace_folder(cached, lambda folder: index.save(folder, signature))
     return index
+
+
+def _replace_folder(target: Path, write: Callable[[Path], None]) -> None:
+    """Write a folder beside ``target`` and swap it in: a reader finds the old complete folder,
+    the new one, or none (then it makes the index itself). A read-only cache folder only costs
+    time."""
+    import shutil
+
+    from kg.atomic import temp_path
+
+    temp = temp_path(target)
+    try:
+        write(temp)
+        old = temp_path(target)
+        with contextlib.suppress(FileNotFoundError):
+            target.rename(old)
+        temp.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+    except OSError:
+        pass
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)

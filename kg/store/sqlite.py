@@ -104,9 +104,11 @@ def _json(value: Any) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
 
 
-def write_store(data: dict[str, Any], path: str | Path) -> Path:
+def write_store(
+    data: dict[str, Any], path: str | Path, meta: dict[str, str] | None = None
+) -> Path:
     """Write node-link ``data`` (as :func:`kg.store.file.write_graph_data` takes it) as a store
-    at ``path``, atomically."""
+    at ``path``, atomically; ``meta``: more (key, value) pairs for :meth:`Store.meta`."""
     from kg.query.lookup import fold
 
     target = Path(path)
@@ -119,7 +121,7 @@ def write_store(data: dict[str, Any], path: str | Path) -> Path:
             con.executescript("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;" + SCHEMA)
             rest = {k: v for k, v in data.items() if k not in ("nodes", "links")}
             con.executemany("INSERT INTO meta VALUES (?, ?)", [
-                ("format", STORE_FORMAT), ("data", _json(rest).decode()),
+                ("format", STORE_FORMAT), ("data", _json(rest).decode()), *(meta or {}).items(),
             ])  # fmt: skip
             con.executemany(
                 "INSERT INTO nodes VALUES (?, ?, ?, ?, ?)",
@@ -139,10 +141,12 @@ def write_store(data: dict[str, Any], path: str | Path) -> Path:
         finally:
             con.close()
         os.replace(temp, target)
-    except (OSError, sqlite3.Error) as exc:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             temp.unlink()
-        raise GraphFileError(f"{target}: cannot write the store ({exc})") from None
+        if isinstance(exc, (OSError, sqlite3.Error)):
+            raise GraphFileError(f"{target}: cannot write the store ({exc})") from None
+        raise
     return target
 
 
@@ -176,6 +180,11 @@ class Store:
             return self.con.execute(sql, params).fetchall()
         except sqlite3.Error as exc:
             raise GraphFileError(f"{self.path}: cannot read the store ({exc})") from None
+
+    def meta(self, key: str) -> str | None:
+        """A value :func:`write_store` was given in ``meta``."""
+        rows = self._all("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
 
     def node(self, node_id: str) -> dict[str, Any] | None:
         """A node's node-link dict (with its ``id``), or None."""
