@@ -195,3 +195,22 @@ def test_sparse_rows_cosines_equal_scipys(indexes) -> None:  # type: ignore[no-u
     for i in range(len(text.ids)):
         expected = (matrix @ matrix[i].T).toarray().ravel()
         assert np.allclose(rows.cosines(i), expected, atol=1e-6)
+
+
+def test_a_saved_text_index_scores_as_the_one_made(tmp_path: Path) -> None:
+    # The cached index is a folder of arrays mapped from their files (TextIndex.save / open).
+    from kg.query.text_index import Sentences, TextIndex
+
+    made = TextIndex.from_papers(papers_of(graph()))
+    made.save(tmp_path / "t", signature=(4, [1, 2]))
+    signature, opened = TextIndex.open(tmp_path / "t")
+    assert signature == (4, (1, 2)) and opened.ids == made.ids
+    for paper in made.ids:
+        for facet in (None, "method"):
+            mine, theirs = opened.signals(paper, facet), made.signals(paper, facet)
+            assert all(np.array_equal(mine[k], theirs[k]) for k in theirs)
+        assert opened.best_pair(made.ids[0], paper) == made.best_pair(made.ids[0], paper)
+    words = Sentences.of(["naïve café", "", "🚀 rocket"])
+    assert (len(words), words[0], words[1], words[-1], words[1:]) == (
+        3, "naïve café", "", "🚀 rocket", ["", "🚀 rocket"],
+    )  # fmt: skip
