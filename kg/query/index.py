@@ -204,6 +204,8 @@ def _prune(folder: Path) -> None:
 
     from kg.cache import recent_first
 
+    for legacy in folder.glob("*.pickle"):  # the pickled indexes of kg before 90d73bb
+        legacy.unlink(missing_ok=True)
     for old in recent_first(folder.glob("*.db"))[KEEP_INDEXES:]:
         old.unlink(missing_ok=True)
         shutil.rmtree(old.with_suffix(".text"), ignore_errors=True)  # its text index

@@ -47,5 +47,8 @@ def test_the_cache_keeps_the_indexes_of_the_graphs_queried_last(
         os.utime(index_path(graph, cache), (1000 + i, 1000 + i))
     load_index(graphs[0], cache)  # used again: now the most recent
     assert os.stat(index_path(graphs[0], cache)).st_mtime > time.time() - 60
+    legacy = cache / "index" / "0123456789abcdef0123.pickle"  # an index of kg before 90d73bb
+    legacy.write_bytes(b"old")
     load_index(graphs[2], cache)  # a third graph: the least recent index goes
     assert [index_path(g, cache).exists() for g in graphs] == [True, False, True, False]
+    assert not legacy.exists()
