@@ -46,8 +46,7 @@ class PaperIndex:
     links: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     #: entity id -> [paper ids], sorted
     backlinks: dict[str, list[str]] = field(default_factory=dict)
-    #: every name a paper answers to -> the paper ids (:meth:`paper_names`), made once: a query
-    #: that rebuilt it cost ``kg related`` more than its ranking
+    #: every name a paper answers to -> the paper ids (:meth:`paper_names`), made on first use
     _paper_names: dict[str, set[str]] | None = field(default=None, repr=False)
 
     @classmethod
@@ -66,7 +65,6 @@ class PaperIndex:
             lst.sort()
         for papers in idx.backlinks.values():
             papers.sort()
-        idx.paper_names()
         return idx
 
     def paper_names(self) -> Mapping[str, set[str]]:

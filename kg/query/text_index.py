@@ -123,16 +123,18 @@ class TextIndex:
             offsets=np.asarray(offsets, dtype=np.int64),
         )
 
-    #: The arrays :meth:`save` writes, one ``.npy`` file each, by name.
     def _arrays(self) -> dict[str, np.ndarray]:
-        assert isinstance(self.sentences, Sentences)
+        """The arrays :meth:`save` writes, one ``.npy`` file each, by name."""
+        sentences = self.sentences
+        if not isinstance(sentences, Sentences):
+            sentences = Sentences.of(list(sentences))
         return {
             "ids": np.asarray(self.ids, dtype=str),
             **{f"words_{k}": getattr(self.words, k) for k in ("data", "indices", "indptr")},
             **{f"chars_{k}": getattr(self.chars, k) for k in ("data", "indices", "indptr")},
             "dense": self.dense,
-            "sentence_text": self.sentences.buffer,
-            "sentence_offsets": self.sentences.offsets,
+            "sentence_text": sentences.buffer,
+            "sentence_offsets": sentences.offsets,
             "sentence_vectors": self.sentence_vectors,
             "sentence_facets": self.sentence_facets,
             "offsets": self.offsets,
