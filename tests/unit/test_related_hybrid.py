@@ -214,3 +214,38 @@ def test_a_saved_text_index_scores_as_the_one_made(tmp_path: Path) -> None:
     assert (len(words), words[0], words[1], words[-1], words[1:]) == (
         3, "naïve café", "", "🚀 rocket", ["", "🚀 rocket"],
     )  # fmt: skip
+
+
+def test_cosines_by_column_equal_the_scan_of_every_row() -> None:
+    from kg.query.text_index import SparseRows, TextIndex
+
+    made = TextIndex.from_papers(papers_of(graph()))
+    for view in (made.words, made.chars):
+        assert view.by_column is not None
+        scan_only = SparseRows(view.data, view.indices, view.indptr, view.columns)
+        for i in range(len(made.ids)):
+            by_column, scanned = view.cosines(i), view.scanned_cosines(i)
+            assert by_column.dtype == scanned.dtype and len(by_column) == len(made.ids)
+            assert np.allclose(by_column, scanned, atol=1e-6)
+            assert np.array_equal(scan_only.cosines(i), scanned)
+            assert by_column[i] == pytest.approx(1.0, abs=1e-5)  # (unit rows)
+
+
+def test_cosines_of_a_query_cut_to_its_heaviest_columns() -> None:
+    from kg.query.text_index import TextIndex
+
+    chars = TextIndex.from_papers(papers_of(graph())).chars
+    for i in range(len(chars.indptr) - 1):
+        a, b = chars.indptr[i], chars.indptr[i + 1]
+        weights = chars.data[a:b]
+        kept = np.sort(np.argsort(-weights, kind="stable")[:5])
+        query = np.zeros(chars.columns)
+        query[chars.indices[a:b][kept]] = weights[kept]
+        dense = np.zeros((len(chars.indptr) - 1, chars.columns))
+        for r in range(len(chars.indptr) - 1):
+            dense[r, chars.indices[chars.indptr[r] : chars.indptr[r + 1]]] = chars.data[
+                chars.indptr[r] : chars.indptr[r + 1]
+            ]
+        assert b - a > 5
+        assert np.allclose(chars.cosines(i, top=5), dense @ query, atol=1e-6)
+        assert np.allclose(chars.cosines(i, top=b - a), chars.scanned_cosines(i), atol=1e-6)
