@@ -123,7 +123,7 @@ def unmark_established_names(
     """What many papers of the corpus name is not what one of them proposes: "we propose
     applying the RLVR paradigm", "a Group Relative Policy Optimization (GRPO)-trained model",
     "we introduce a novel SAE architecture — Temporal SAE" put a proposal cue or a definition
-    next to an established name (ICLR 2026: 165 PROPOSES links to entities of five papers or
+    next to an established name (ICLR 2026: 166 PROPOSES links to entities of five papers or
     more, nearly all such). Their mentions take the type's default role (a method is USED).
 
     Unlike a dataset (:func:`unmark_established_datasets`), a name in the title keeps no
