@@ -230,6 +230,10 @@ TYPE_WEIGHT: dict[Label, float] = {
 
 #: How much text similarity (cosine, 0..1) counts in kg related beside the shared entities.
 TEXT_WEIGHT = 10.0
+#: From this many papers a corpus is big: the text neighbours come from an inverted index
+#: (kg.graph.similarity) and kg related compares a query's rarest character n-grams only
+#: (kg.query.text_index), where all pairs and all n-grams would cost too much.
+BIG_CORPUS_PAPERS = 20_000
 
 #: Styling shared by the HTML export (and documented for the Neo4j Browser).
 NODE_STYLE: dict[Label, dict[str, str]] = {

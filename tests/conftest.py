@@ -1,4 +1,5 @@
-"""Shared fixtures: the repository, the shared data folder, and the seeds graph (built once)."""
+"""Shared fixtures: the repository, the shared data folder, kg's pipeline and the seeds graph
+(each made once)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import pytest
+
+if TYPE_CHECKING:  # spaCy is imported where the pipeline is loaded
+    from spacy.language import Language
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -54,6 +59,14 @@ def shared_dir() -> Path:
             pytest.fail("../shared is missing in CI: tests that need shared data must run there")
         pytest.skip("../shared is not here (tests that need the shared data are skipped)")
     return found
+
+
+@pytest.fixture(scope="session")
+def nlp() -> Language:
+    """kg's extraction pipeline, as ``kg build`` loads it."""
+    from kg.extract.pipeline import load_pipeline
+
+    return load_pipeline()
 
 
 @pytest.fixture(scope="session")

@@ -5,12 +5,28 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
 from kg.cli import main
 
 DATA_HELP = "SciERC folder with train/dev/test.json [default: ../shared/data/scierc]."
+#: ``--data DIR``: the SciERC folder a command reads.
+data_option = click.option(
+    "--data", type=click.Path(file_okay=False, path_type=Path), default=None, help=DATA_HELP
+)
+
+
+def model_output_option(shipped: str, folder: bool = False) -> Any:
+    """``--output PATH`` for a ``kg train`` command: where the model goes instead of the
+    shipped one at ``shipped`` (a folder with ``folder``, else a file)."""
+    return click.option(
+        "--output",
+        type=click.Path(file_okay=not folder, dir_okay=folder, path_type=Path),
+        default=None,
+        help=f"Where to write the model [default: the shipped {shipped}].",
+    )
 
 
 @main.group(name="eval")
@@ -21,8 +37,7 @@ def eval_group() -> None:
 @eval_group.command(name="scierc")
 @click.option("--split", type=click.Choice(["train", "dev", "test"]), default="test",
               show_default=True, help="Which SciERC split to score.")
-@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help=DATA_HELP)
+@data_option
 @click.option("--component", type=click.Choice(["full", "model", "rules"]), default="full",
               show_default=True,
               help="kg's full extractor, the trained model alone, or the rules without it.")
@@ -145,10 +160,8 @@ def train_group() -> None:
 
 
 @train_group.command(name="scierc")
-@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help=DATA_HELP)
-@click.option("--output", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Where to write the model [default: the shipped kg/extract/models/scierc_ner].")
+@data_option
+@model_output_option("kg/extract/models/scierc_ner", folder=True)
 @click.option("--pretrain", is_flag=True,
               help="Also `spacy pretrain` the tok2vec on unlabelled abstracts (no gain seen).")
 @click.option("--shared", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -188,11 +201,8 @@ def train_scierc(data: Path | None, output: Path | None, pretrain: bool,
 
 
 @train_group.command(name="retyper")
-@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help=DATA_HELP)
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write the model [default: the shipped "
-                   "kg/extract/models/scierc_retyper.npz].")
+@data_option
+@model_output_option("kg/extract/models/scierc_retyper.npz")
 @click.option("--recovery-output", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Where to write the noun-phrase model [default: the shipped "
                                  "kg/extract/models/scierc_recovery.npz].")
@@ -221,11 +231,8 @@ def train_retyper(data: Path | None, output: Path | None, recovery_output: Path 
 
 
 @train_group.command(name="relations")
-@click.option("--data", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help=DATA_HELP)
-@click.option("--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Where to write the model [default: the shipped "
-                   "kg/extract/models/relations/relations.npz].")
+@data_option
+@model_output_option("kg/extract/models/relations/relations.npz")
 @click.option("--precision", type=float, default=None,
               help="The precision each type's threshold is chosen for [default: 0.70].")
 def train_relations(data: Path | None, output: Path | None, precision: float | None) -> None:

@@ -362,13 +362,7 @@ def predict_end_to_end(
     nlp = load_pipeline()
     out = []
     for doc, recognised in zip(nlp.pipe(texts, batch_size=32), raw, strict=True):
-        # Derived mentions overlap the one they come from (SciERC's flat gold cannot score
-        # them); a label SciERC has no name for could not be written as an argument.
-        own = [
-            m
-            for m in doc._.kg_mentions
-            if m.get("source") not in DERIVED_SOURCES and m["label"] in KG_TO_SCIERC
-        ]
+        own = scorable_mentions(doc)
         generics = recognised_generics(doc, recognised, own)
         if generic in ("nouns", "both"):
             generics += generic_mentions(doc, [*own, *generics])
@@ -377,6 +371,17 @@ def predict_end_to_end(
         spans += [(m["start"], m["end"], "Generic") for m in generics]
         out.append(Predicted(spans, relations))
     return out
+
+
+def scorable_mentions(doc: Doc) -> list[dict[str, Any]]:
+    """``doc``'s ``kg_mentions`` that SciERC can score as relation arguments: not the derived
+    ones, which overlap the one they come from (SciERC's flat gold cannot hold them), and of a
+    label SciERC has a name for."""
+    return [
+        m
+        for m in doc._.kg_mentions
+        if m.get("source") not in DERIVED_SOURCES and m["label"] in KG_TO_SCIERC
+    ]
 
 
 def triple(r: Relation) -> Triple:

@@ -25,6 +25,7 @@ with ``allow_pickle=False``; inference is numpy alone.
 
 from __future__ import annotations
 
+import re
 import zlib
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
@@ -67,18 +68,17 @@ _REMEMBERED = 200_000
 _VERB_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "MD"})
 _FINITE_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
 
-#: The rules' cue lists (kg/extract/data/relations/): a cue between two arguments is a
-#: feature (``cue=<list>``).
+#: The cue lists of the relation rules (kg/extract/relations.py), by the name its patterns use
+#: (``"@name"``: a token's values; ``"%name"``: one cue, perhaps several words). A cue between
+#: two arguments is also a feature of this model, ``cue=<name without _verbs or _cues>``.
 CUE_LISTS = {
-    "use": "relations/use_verbs.txt",
-    "based_on": "relations/based_on_cues.txt",
-    "evaluate": "relations/evaluate_verbs.txt",
-    "compare": "relations/compare_cues.txt",
-    "part": "relations/part_cues.txt",
-    "example": "example_cues.txt",
+    "use_verbs": "relations/use_verbs.txt",
+    "based_on_cues": "relations/based_on_cues.txt",
+    "evaluate_verbs": "relations/evaluate_verbs.txt",
+    "compare_cues": "relations/compare_cues.txt",
+    "part_cues": "relations/part_cues.txt",
+    "example_cues": "example_cues.txt",  # kg_mentions' "such as", "including", ...
 }
-
-Candidate = tuple[int, int, int, int, str]  # first token, end token, first, end, label
 #: An argument for the model: its first token, its end token, its label, its head word.
 ModelArg = tuple[int, int, str]
 
@@ -88,8 +88,9 @@ def _cues() -> dict[tuple[str, ...], str]:
     """Each cue, as its lower-case words, -> the name of its list."""
     out: dict[tuple[str, ...], str] = {}
     for name, path in CUE_LISTS.items():
+        feature = re.sub(r"_(verbs|cues)$", "", name)  # "use_verbs" -> "use"
         for cue in read_data_lines(path):
-            out.setdefault(tuple(cue.lower().split()), name)
+            out.setdefault(tuple(cue.lower().split()), feature)
     return out
 
 

@@ -47,9 +47,11 @@ from kg.extract.patterns import (
 )
 from kg.extract.patterns import token_shapes as kg_token_shapes
 from kg.extract.relation_model import (
+    CUE_LISTS,
     RELATION_TYPES,
     RelationModel,
     lower_and_tags,
+    sentence_index,
     shipped_model,
 )
 from kg.extract.spans import DERIVED_SOURCES
@@ -61,16 +63,6 @@ GENERIC = "Generic"
 MODEL_RULE = "model"
 RULES_FILE = PATTERNS / "relations.jsonl"
 TOKENS_FILE = PATTERNS / "relations_tokens.jsonl"
-#: The cue lists, by the name patterns use (``"@name"``: a token's values; ``"%name"``: one
-#: cue, perhaps several words).
-CUE_LISTS = {
-    "use_verbs": "relations/use_verbs.txt",
-    "based_on_cues": "relations/based_on_cues.txt",
-    "evaluate_verbs": "relations/evaluate_verbs.txt",
-    "compare_cues": "relations/compare_cues.txt",
-    "part_cues": "relations/part_cues.txt",
-    "example_cues": "example_cues.txt",  # kg_mentions' "such as", "including", ...
-}
 GENERIC_HEADS = "relations/generic_heads.txt"
 STAND_IN_DETERMINERS = "relations/stand_in_determiners.txt"
 #: "@arg" is a mention: the finder writes the mentions as the doc's entities while it matches
@@ -298,15 +290,13 @@ def relations_in(
         model = shipped_model()
     args = argument_tokens(doc, mentions, stand_in)
     matcher, rules = _matcher(doc.vocab)
-    sentence_of = [0] * len(doc)  # token -> the first token of its sentence
-    sentence_end: dict[int, int] = {}  # a sentence's first token -> its end token
-    argued: list[tuple[int, int]] = []  # the sentences with two arguments or more
+    sentence_of, sentence_end = sentence_index(doc)
     starts = [a[0] for a in args]
-    for sent in doc.sents:
-        sentence_of[sent.start : sent.end] = [sent.start] * len(sent)
-        sentence_end[sent.start] = sent.end
-        if bisect_left(starts, sent.end) - bisect_left(starts, sent.start) >= 2:
-            argued.append((sent.start, sent.end))
+    argued = [  # the sentences with two arguments or more
+        (first, end)
+        for first, end in sentence_end.items()
+        if bisect_left(starts, end) - bisect_left(starts, first) >= 2
+    ]
     own_ents = doc.to_array(_ENT_ATTRS)
     matches = []
     try:

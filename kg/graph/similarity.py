@@ -28,6 +28,7 @@ import scipy.sparse as sp
 
 from kg.data import english_stop_words
 from kg.models import Paper
+from kg.schema import BIG_CORPUS_PAPERS
 
 TOP_N = 30
 TERMS_PER_PAIR = 5
@@ -48,7 +49,7 @@ DENSE_TERMS = 512
 #: and can miss a neighbour. Below this size all pairs are about as fast (the sizes where the
 #: two cross: benchmarks/neighbours_recall.py), so small corpora keep exact lists and the
 #: graphs they had; above it the square soon dominates a build.
-INDEX_FROM = 20_000
+INDEX_FROM = BIG_CORPUS_PAPERS
 #: In the index each term lists the ``CAP`` papers that weigh it most (ties by paper), and a
 #: term in at most ``RARE`` papers lists them all; a pair is a candidate when it shares a term
 #: on which one of the two is listed. The words most papers use are what makes all pairs

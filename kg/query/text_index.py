@@ -30,12 +30,11 @@ import numpy as np
 
 from kg.query.facets import FACETS, OTHER, facets
 from kg.query.vectors import common_direction, sif_vectors, sif_weights, without
+from kg.schema import BIG_CORPUS_PAPERS
 
 TEXT_INDEX_VERSION = 5
-#: From this many papers (where the text neighbours come from an index too), a query's character
-#: n-grams are its CHAR_COLUMNS heaviest: 43k papers' top 10 agreed 0.99 with all of them
-#: (docs/benchmarks.md).
-INDEX_FROM = 20_000
+#: In a big corpus (:data:`kg.schema.BIG_CORPUS_PAPERS`) a query's character n-grams are its
+#: CHAR_COLUMNS heaviest: 43k papers' top 10 agreed 0.99 with all of them (docs/benchmarks.md).
 CHAR_COLUMNS = 400
 #: The facet code of a title among the sentence facets: it aligns with every facet.
 TITLE = len(FACETS)
@@ -237,7 +236,7 @@ class TextIndex:
         align = self.alignment(i, facet, within_facet=False)
         titles = self.sentence_vectors[self.offsets[:-1]]
         # A big corpus compares the query's rarest character n-grams only (SparseRows.cosines).
-        top = CHAR_COLUMNS if len(self.ids) >= INDEX_FROM else None
+        top = CHAR_COLUMNS if len(self.ids) >= BIG_CORPUS_PAPERS else None
         return {
             "words": self.words.cosines(i),
             "chars": self.chars.cosines(i, top),

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from kg.evaluate.scierc import KG_TO_SCIERC
 from kg.evaluate.scierc_format import TokenIndex
 from kg.evaluate.scierc_relations import (
     RelationDoc,
@@ -39,6 +38,7 @@ from kg.evaluate.scierc_relations import (
     gold_mentions,
     load_relation_split,
     recognised_generics,
+    scorable_mentions,
     score_relations,
     tagged_doc,
 )
@@ -57,7 +57,6 @@ from kg.extract.relation_model import (
     sentence_index,
 )
 from kg.extract.relations import Relation, argument_tokens, relations_in
-from kg.extract.spans import DERIVED_SOURCES
 from kg.train import require_train_extra
 
 #: Each type's threshold is chosen for this precision on SciERC dev with gold mentions.
@@ -90,10 +89,6 @@ class PairDoc:
     #: the pairs of (unsnapped) spans the rules relate, either way round
     related: set[frozenset[CharSpan]] = field(default_factory=set)
     gold: list[Triple] = field(default_factory=list)
-    words: list[str] = field(default_factory=list)  # lower case
-    token_pairs: list[tuple[tuple[int, int, str], tuple[int, int, str]]] = field(
-        default_factory=list
-    )
 
 
 def pair_class(a: CharSpan | None, b: CharSpan | None, gold: set[Triple]) -> int:
@@ -136,8 +131,7 @@ def _pair_doc(doc: Any, rd: RelationDoc, mentions: list[dict[str, Any]], exact: 
     pairs = candidate_pairs(model_args, sentence_of, sentence_end)
     gold = set(rd.relations)
     gold_spans = sorted({(s, e) for s, e, _ in rd.doc.gold})
-    out = PairDoc(gold=list(rd.relations), words=words)
-    out.token_pairs = [(model_args[i], model_args[j]) for i, j in pairs]
+    out = PairDoc(gold=list(rd.relations))
     out.features = doc_features(words, tags, model_args, pairs, sentence_of, sentence_end)
     for i, j in pairs:
         raw = tuple((args[k][2]["start"], args[k][2]["end"]) for k in (i, j))
@@ -178,11 +172,7 @@ def predicted_pair_docs(docs: Sequence[RelationDoc], exact: bool) -> list[PairDo
     nlp = load_pipeline()
     out = []
     for rd, doc, recognised in zip(docs, nlp.pipe(texts, batch_size=32), raw, strict=True):
-        own = [
-            m
-            for m in doc._.kg_mentions
-            if m.get("source") not in DERIVED_SOURCES and m["label"] in KG_TO_SCIERC
-        ]
+        own = scorable_mentions(doc)
         mentions = [*own, *recognised_generics(doc, recognised, own)]
         out.append(_pair_doc(doc, rd, mentions, exact))
     return out

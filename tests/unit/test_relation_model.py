@@ -15,7 +15,6 @@ from click.testing import CliRunner
 from spacy.language import Language
 
 from kg.cli import main
-from kg.extract.pipeline import load_pipeline
 from kg.extract.relation_model import (
     BUCKETS,
     CLASSES,
@@ -29,11 +28,6 @@ from kg.extract.relation_model import (
     shipped_model,
 )
 from kg.extract.relations import MODEL_RULE, find_relations, relations_in
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Language:
-    return load_pipeline()
 
 
 def one_feature_model(feature: str, cls: str, threshold: float = 0.5) -> RelationModel:
@@ -203,9 +197,26 @@ def test_pair_classes_follow_the_scorer_s_mapping() -> None:
     assert near_gold((4, 9), spans, exact_only=True) is None
 
 
-def test_kg_train_relations_is_a_command() -> None:
-    result = CliRunner().invoke(main, ["train", "relations", "--help"])
-    assert result.exit_code == 0 and "relation classifier" in result.output
+def test_kg_train_relations_passes_its_options_and_reports_the_thresholds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kg.train.relations
+
+    calls = []
+
+    def fake_train(data: Path, output: Path | None, target: float) -> tuple:
+        calls.append((data, output, target))
+        return Path(output or "x"), one_feature_model("bw=for", "USED_FOR>", 0.65), 1234
+
+    monkeypatch.setattr(kg.train.relations, "train", fake_train)
+    out = tmp_path / "m.npz"
+    args = ["train", "relations", "--data", str(tmp_path), "--output", str(out)]
+    result = CliRunner().invoke(main, [*args, "--precision", "0.8"])
+    assert result.exit_code == 0, result.output
+    assert calls == [(tmp_path, out, 0.8)]
+    assert "Trained on 1234 pairs" in result.output and "USED_FOR 0.65" in result.output
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert calls[-1][2] == kg.train.relations.TARGET_PRECISION  # the default precision
 
 
 @pytest.mark.shared

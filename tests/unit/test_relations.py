@@ -21,7 +21,6 @@ from kg.evaluate.scierc_relations import (
     triple,
 )
 from kg.extract.patterns import PatternError, read_jsonl
-from kg.extract.pipeline import load_pipeline
 from kg.extract.relations import (
     RULES_FILE,
     find_relations,
@@ -29,11 +28,6 @@ from kg.extract.relations import (
     load_relation_rules,
     relations_in,
 )
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Language:
-    return load_pipeline()
 
 
 def found(nlp: Language, text: str) -> set[tuple[str, str, str]]:

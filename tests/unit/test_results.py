@@ -9,13 +9,7 @@ from spacy.language import Language
 from spacy.matcher import Matcher
 
 from kg.extract.patterns import read_jsonl
-from kg.extract.pipeline import load_pipeline
 from kg.extract.results import RULES_FILE, Result, find_results, load_result_rules, results_in
-
-
-@pytest.fixture(scope="module")
-def nlp() -> Language:
-    return load_pipeline()
 
 
 def claims(nlp: Language, text: str) -> list[Result]:
