@@ -85,7 +85,7 @@ ModelArg = tuple[int, int, str]
 
 @lru_cache(maxsize=1)
 def _cues() -> dict[tuple[str, ...], str]:
-    """Each cue, as its lower-case words, -> the name of its list."""
+    """Each cue, as its lower-case words, -> its list's feature name ("use", "compare")."""
     out: dict[tuple[str, ...], str] = {}
     for name, path in CUE_LISTS.items():
         feature = re.sub(r"_(verbs|cues)$", "", name)  # "use_verbs" -> "use"
