@@ -11,7 +11,9 @@ cues of a list in ``kg/extract/data/relations/``). Each line says why it is ther
 mention ``kg_roles`` marked PROPOSES): a pattern takes them as it takes a mention, and the
 relation is stated of the proposed mention; ``head_span``/``tail_span`` say where it was written.
 
-Beside the rules, a pair classifier trained on SciERC (:mod:`kg.extract.relation_model`,
+Beside the rules, evaluation frames (:mod:`kg.extract.frames`) relate the paper's own method
+to the datasets and tasks a sentence evaluates it on, however far apart they are written; and
+a pair classifier trained on SciERC (:mod:`kg.extract.relation_model`,
 ``kg train relations``) adds what it finds between two arguments of a sentence that no rule
 relates (``rule`` "model", ``confidence`` its probability); the component's ``model`` setting
 (default true) switches it off.
@@ -36,6 +38,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.vocab import Vocab
 
+from kg.extract.frames import FRAME_CONFIDENCE, FRAME_RULE, evaluation_frames
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.patterns import (
     PATTERNS,
@@ -322,6 +325,7 @@ def relations_in(
             found[key] = (index, relation)
     relations = sorted((r for _, r in found.values()), key=lambda r: r.head_span)
     relations = _with_lists(doc, relations, args)
+    relations += _frame_relations(doc, args, relations, proposed, sentence_of)
     if model is not None and argued:
         relations += _model_relations(doc, model, args, relations, proposed, sentence_of,
                                       sentence_end)  # fmt: skip
@@ -359,6 +363,28 @@ def _model_relations(
             sentences[first] = doc[first : sentence_end[first]].text.strip()
         sentence = sentences[first]
         out.append(Relation(h, kind, t, sentence, round(p, 3), MODEL_RULE, *spans))
+    return out
+
+
+def _frame_relations(
+    doc: Doc,
+    args: list[Arg],
+    found: list[Relation],
+    proposed: Mention | None,
+    sentence_of: list[int],
+) -> list[Relation]:
+    """The evaluation frames' relations (:mod:`kg.extract.frames`) between two arguments the
+    rules (``found``) do not relate either way round."""
+    related = {frozenset((r.head_span, r.tail_span)) for r in found}
+    out = []
+    for (_, _, head), kind, (_, _, tail) in evaluation_frames(doc, args, proposed, sentence_of):
+        spans = (head["start"], head["end"]), (tail["start"], tail["end"])
+        if frozenset(spans) in related:
+            continue
+        related.add(frozenset(spans))
+        h = proposed if head.get("source") == "stand_in" else head
+        sentence = doc.text[tail["sent_start"] : tail["sent_end"]].strip()
+        out.append(Relation(h, kind, tail, sentence, FRAME_CONFIDENCE, FRAME_RULE, *spans))
     return out
 
 

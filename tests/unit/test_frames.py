@@ -1,0 +1,72 @@
+"""Evaluation frames (kg/extract/frames.py) through kg's real pipeline: the datasets and tasks
+a sentence evaluates the paper's own method on."""
+
+from __future__ import annotations
+
+import pytest
+from spacy.language import Language
+
+from kg.extract.frames import FRAME_RULE, own_names
+from kg.extract.relations import argument_tokens, relations_in
+
+
+def framed(nlp: Language, text: str) -> set[tuple[str, str, str]]:
+    doc = nlp(text)
+    return {
+        (r.head["text"], r.type, r.tail["text"])
+        for r in relations_in(doc, doc._.kg_mentions)
+        if r.rule == FRAME_RULE
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # the dataset before the method, under "On"
+            "We propose FooNet. On ImageNet, FooNet reaches 81% top-1 accuracy.",
+            {("FooNet", "EVALUATED_ON", "ImageNet")},
+        ),
+        (  # "such as" opens a list the preposition still governs
+            "We propose FooNet. FooNet improves accuracy on benchmarks such as GQA and TextVQA.",
+            {("FooNet", "EVALUATED_ON", "GQA"), ("FooNet", "EVALUATED_ON", "TextVQA")},
+        ),
+        (  # tasks under evaluation: the method is used for them
+            "We propose FooNet. Experiments on image classification and machine translation "
+            "show that FooNet is fast.",
+            {
+                ("FooNet", "USED_FOR", "image classification"),
+                ("FooNet", "USED_FOR", "machine translation"),
+            },
+        ),
+        (  # training data is no evaluation
+            "We propose FooNet. FooNet is pretrained on ImageNet and reaches 81% accuracy.",
+            set(),
+        ),
+        (  # a list a kind of method heads holds models
+            "We propose FooNet. Experiments across architectures including ResNet show that "
+            "FooNet is fast.",
+            set(),
+        ),
+        (  # without a proposed method there is no frame
+            "BarNet reaches 81% top-1 accuracy on ImageNet.",
+            set(),
+        ),
+    ],
+)
+def test_evaluation_frames(nlp: Language, text: str, expected: set) -> None:
+    assert framed(nlp, text) == expected
+
+
+def test_a_verb_between_ends_the_scan(nlp: Language) -> None:
+    # "ImageNet" is the object of "uses", not under the "on" of "experiments on".
+    text = "We propose FooNet. In experiments on speed, FooNet uses ImageNet for pretraining."
+    assert not {t for t in framed(nlp, text) if t[2] == "ImageNet"}
+
+
+def test_own_names_take_the_bracketed_acronym(nlp: Language) -> None:
+    doc = nlp("We propose the Dendritic LIF (DLIF) model, which extends LIF. DLIF is fast.")
+    mentions = doc._.kg_mentions
+    proposed = next(m for m in mentions if m["role"] == "PROPOSES")
+    names = own_names(proposed, argument_tokens(doc, mentions, stand_in=False))
+    assert "dlif" in names
+    assert "lif" not in names  # nested in the name, but not its acronym
