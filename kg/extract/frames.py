@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from spacy.tokens import Doc
 
 from kg.extract.lexicon import load_lexicon, read_data_lines
@@ -36,6 +37,8 @@ from kg.extract.lexicon import load_lexicon, read_data_lines
 #: The ``rule`` of a relation an evaluation frame found, and its confidence.
 FRAME_RULE = "evaluation_frame"
 FRAME_CONFIDENCE = 0.55
+COMPONENT_RULE = "component_frame"
+COMPONENT_CONFIDENCE = 0.6
 #: What a frame says of the proposed method and a mention under evaluation, by the mention's
 #: label: evaluated on a dataset, used for a task ("Our results on image classification and
 #: survival analysis tasks demonstrate that CENs ..."). A dataset must be named (a capital or
@@ -55,6 +58,17 @@ _PASSED = frozenset(w for opener in _OPENERS for w in opener)
 #: Nouns of a kind of method (``method_heads.txt``, singular and plural): a list they head
 #: holds models, whatever its members are typed ("across architectures including ResNet").
 _METHOD_NOUNS = frozenset(h + s for h in load_lexicon().method_heads for s in ("", "s"))
+
+#: Component frames: the nouns that announce a system's parts, the words that count them, and
+#: the sentence openers that stand for the paper's method ("It consists of two modules: ...").
+_COMPONENT_NOUNS = frozenset(read_data_lines("relations/component_nouns.txt"))
+_NUMBER_WORDS = frozenset(
+    "two three four five six seven eight nine ten several multiple following".split()
+)
+_OWN_OPENERS = frozenset({"it", "this", "our"})
+#: A comma item that opens with a verb or a relative ends an unnumbered list.
+_ENDS_LIST = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "MD", "TO"})
+_ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "a", "b", "c", "d", "e"})
 
 Arg = tuple[int, int, dict[str, Any]]
 
@@ -129,7 +143,115 @@ def evaluation_frames(
     return found
 
 
+def component_frames(
+    doc: Doc,
+    args: Sequence[Arg],
+    proposed: dict[str, Any] | None,
+    sentence_of: Sequence[int],
+) -> list[tuple[Arg, str, Arg]]:
+    """(part, "PART_OF", whole) for each method a sentence lists as a part of a system after
+    announcing its parts: "ReMix consists of three major components: (1) Mix-policy proximal
+    policy gradient ...; (2) KL-Convex policy constraint ...", "It integrates two key designs:
+    a Linearized Metric Path and a ... mechanism".
+
+    The announcement is a component noun (``component_nouns.txt``) right before a colon, a
+    number or "several" a few words before it. The whole is the paper's proposed method when
+    the words before the colon name it or say "we", "our ...", or open with "It"/"This";
+    otherwise the first named method before the colon; else there is none. The parts are the
+    first method of each item after the colon: items are marked "(1)", "(i)", "1)" when the
+    sentence numbers them, else split at commas, semicolons and "and".
+    """
+    names = own_names(proposed, args) if proposed and proposed["label"] == "Method" else None
+    by_sentence: dict[int, list[Arg]] = {}
+    for arg in args:
+        by_sentence.setdefault(sentence_of[arg[0]], []).append(arg)
+    found = []
+    for colon in _announcements(doc, sentence_of):
+        first = sentence_of[colon]
+        group = by_sentence.get(first, [])
+        end = colon
+        while end < len(doc) and sentence_of[end] == first:
+            end += 1
+        whole = _whole(doc, [a for a in group if a[0] < colon], names, first)
+        if whole is None:
+            continue
+        for part in _items(doc, [a for a in group if a[0] > colon], colon + 1, end):
+            if part[2]["label"] == "Method" and part[2] is not whole[2]:
+                found.append((part, "PART_OF", whole))
+    return found
+
+
+def _announcements(doc: Doc, sentence_of: Sequence[int]) -> list[int]:
+    """The colons after "N [key] components" (token indexes), the first of each sentence. The
+    colons are found in the doc's array of words: reading every token would cost more."""
+    colon_id = doc.vocab.strings[":"]
+    colons = np.flatnonzero(doc.to_array("ORTH") == colon_id).tolist()
+    found: dict[int, int] = {}
+    for i in colons:
+        first = sentence_of[i]
+        if i == first or first in found or doc[i - 1].lower_ not in _COMPONENT_NOUNS:
+            continue
+        before = doc[max(first, i - 5) : i - 1]
+        if any(t.tag_ == "CD" or t.lower_ in _NUMBER_WORDS for t in before):
+            found[first] = i
+    return sorted(found.values())
+
+
+def _whole(
+    doc: Doc, before: Sequence[Arg], names: frozenset[str] | None, first: int
+) -> Arg | None:
+    if names is not None:
+        for arg in before:
+            m = arg[2]
+            if _is_own(m, names) or m.get("refers") == "we":
+                return arg
+        opener = doc[first]
+        if opener.lower_ in _OWN_OPENERS:
+            it = {"start": opener.idx, "end": opener.idx + len(opener.text), "text": opener.text,
+                  "label": "Generic", "source": "stand_in", "refers": "it"}  # fmt: skip
+            return (first, first + 1, it)
+    for arg in before:
+        m = arg[2]
+        if m["label"] == "Method" and any(c.isupper() or c.isdigit() for c in m["text"]):
+            return arg
+    return None
+
+
+def _items(doc: Doc, after: Sequence[Arg], start: int, end: int) -> list[Arg]:
+    """The first argument of each item of the list from token ``start``."""
+    marks = [
+        i + 2 if doc[i].text == "(" else i + 1
+        for i in range(start, end - 1)
+        if (doc[i].text == "(" and i + 2 < end and _is_enumerator(doc[i + 1].text)
+            and doc[i + 2].text == ")")
+        or (doc[i].text != "(" and _is_enumerator(doc[i].text) and doc[i + 1].text == ")"
+            and (i == start or doc[i - 1].text != "("))
+    ]  # fmt: skip
+    numbered = bool(marks)
+    if not numbered:
+        marks = [start] + [i + 1 for i in range(start, end) if doc[i].lower_ in (",", ";", "and")]
+    items = []
+    for a, b in zip(marks, [*marks[1:], end], strict=True):
+        if not numbered and a < b and doc[a].tag_ in _ENDS_LIST:
+            break  # "A, B and C, reaching D": the list is over
+        inside = [arg for arg in after if a <= arg[0] < b]
+        if inside:
+            items.append(inside[0])
+    return items
+
+
+def _is_enumerator(text: str) -> bool:
+    return text.isdigit() and len(text) == 1 or text in _ROMAN
+
+
 def _is_own(m: dict[str, Any], names: frozenset[str]) -> bool:
     if m.get("source") == "stand_in":
         return m.get("refers") == "own"
     return m["label"] == "Method" and m["text"].casefold() in names
+
+
+#: Each frame finder, the ``rule`` its relations carry and their confidence.
+FRAME_FINDERS = (
+    (evaluation_frames, FRAME_RULE, FRAME_CONFIDENCE),
+    (component_frames, COMPONENT_RULE, COMPONENT_CONFIDENCE),
+)

@@ -38,7 +38,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span, Token
 from spacy.vocab import Vocab
 
-from kg.extract.frames import FRAME_CONFIDENCE, FRAME_RULE, evaluation_frames
+from kg.extract.frames import FRAME_FINDERS
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.patterns import (
     PATTERNS,
@@ -312,20 +312,24 @@ def relations_in(
     finally:
         doc.from_array(_ENT_ATTRS, own_ents)  # type: ignore[arg-type]
     found: dict[tuple[int, int], tuple[int, Relation]] = {}  # a pair of mentions -> its rule
+    sentences: dict[int, str] = {}  # (doc.text joins every token again: costly)
     for match_id, start, end, alignment in matches:
         index = int(doc.vocab.strings[match_id])
         rule = rules[index]
         pair = _pair(rule, start, end, alignment, args, sentence_of)
         if pair is None:
             continue
+        first = sentence_of[pair[0][0]]
+        if first not in sentences:
+            sentences[first] = doc[first : sentence_end[first]].text.strip()
         head, tail = pair if rule.head == 0 else pair[::-1]
-        relation = _relation(doc, rule, head[1], tail[1], proposed)
+        relation = _relation(sentences[first], rule, head[1], tail[1], proposed)
         key = (pair[0][0], pair[1][0])
         if relation is not None and (key not in found or found[key][0] > index):
             found[key] = (index, relation)
     relations = sorted((r for _, r in found.values()), key=lambda r: r.head_span)
     relations = _with_lists(doc, relations, args)
-    relations += _frame_relations(doc, args, relations, proposed, sentence_of)
+    relations += _frame_relations(doc, args, relations, proposed, sentence_of, sentence_end)
     if model is not None and argued:
         relations += _model_relations(doc, model, args, relations, proposed, sentence_of,
                                       sentence_end)  # fmt: skip
@@ -372,19 +376,28 @@ def _frame_relations(
     found: list[Relation],
     proposed: Mention | None,
     sentence_of: list[int],
+    sentence_end: dict[int, int],
 ) -> list[Relation]:
-    """The evaluation frames' relations (:mod:`kg.extract.frames`) between two arguments the
-    rules (``found``) do not relate either way round."""
+    """The frames' relations (:mod:`kg.extract.frames`) between two arguments the rules
+    (``found``) do not relate either way round."""
     related = {frozenset((r.head_span, r.tail_span)) for r in found}
+    frames = [
+        (rule, confidence, frame)
+        for finder, rule, confidence in FRAME_FINDERS
+        for frame in finder(doc, args, proposed, sentence_of)
+    ]
     out = []
-    for (_, _, head), kind, (_, _, tail) in evaluation_frames(doc, args, proposed, sentence_of):
+    for rule, confidence, ((_, _, head), kind, (_, _, tail)) in frames:
         spans = (head["start"], head["end"]), (tail["start"], tail["end"])
         if frozenset(spans) in related:
             continue
         related.add(frozenset(spans))
-        h = proposed if head.get("source") == "stand_in" else head
-        sentence = doc.text[tail["sent_start"] : tail["sent_end"]].strip()
-        out.append(Relation(h, kind, tail, sentence, FRAME_CONFIDENCE, FRAME_RULE, *spans))
+        h, t = (proposed if m.get("source") == "stand_in" else m for m in (head, tail))
+        if h is None or t is None or h is t:
+            continue
+        first = sentence_of[doc.char_span(*spans[1], alignment_mode="expand").start]
+        sentence = doc[first : sentence_end[first]].text.strip()
+        out.append(Relation(h, kind, t, sentence, confidence, rule, *spans))
     return out
 
 
@@ -439,8 +452,10 @@ def _pair(
 
 
 def _relation(
-    doc: Doc, rule: RelationRule, head: Mention, tail: Mention, proposed: Mention | None
+    sentence: str, rule: RelationRule, head: Mention, tail: Mention, proposed: Mention | None
 ) -> Relation | None:
+    """The relation ``rule`` states between ``head`` and ``tail`` in ``sentence``, if their
+    types and forms fit it."""
     if rule.head_types is not None and head["label"] not in rule.head_types:
         return None
     if rule.tail_types is not None and tail["label"] not in rule.tail_types:
@@ -451,7 +466,6 @@ def _relation(
     h, t = (proposed if m.get("source") == "stand_in" else m for m in (head, tail))
     if h is None or t is None or h is t:
         return None  # no proposed entity to stand for; or "we ... our method": itself
-    sentence = doc.text[head["sent_start"] : head["sent_end"]].strip()
     return Relation(h, rule.type, t, sentence, rule.confidence, rule.name, *spans)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
-from kg.extract.frames import FRAME_RULE, own_names
+from kg.extract.frames import COMPONENT_RULE, FRAME_RULE, own_names
 from kg.extract.relations import argument_tokens, relations_in
 
 
@@ -70,3 +70,49 @@ def test_own_names_take_the_bracketed_acronym(nlp: Language) -> None:
     names = own_names(proposed, argument_tokens(doc, mentions, stand_in=False))
     assert "dlif" in names
     assert "lif" not in names  # nested in the name, but not its acronym
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # numbered items, the whole named before the colon
+            "We propose ReMix. ReMix consists of three major components: (1) Mix-policy "
+            "proximal policy gradient with an increased ratio; (2) KL-Convex policy constraint "
+            "that combines the KL constraints.",
+            {
+                ("Mix-policy proximal policy gradient", "PART_OF", "ReMix"),
+                ("KL-Convex policy constraint", "PART_OF", "ReMix"),
+            },
+        ),
+        (  # "It" opens the sentence: the paper's method
+            "We propose URSA. It integrates two key designs: a Linearized Metric Path and a "
+            "Resolution-dependent Timestep Shifting mechanism.",
+            {
+                ("Linearized Metric", "PART_OF", "URSA"),
+                ("Resolution-dependent Timestep Shifting mechanism", "PART_OF", "URSA"),
+            },
+        ),
+        (  # no count before the noun: no announcement
+            "We propose URSA. It integrates designs: a Linearized Metric Path.",
+            set(),
+        ),
+    ],
+)
+def test_component_frames(nlp: Language, text: str, expected: set) -> None:
+    doc = nlp(text)
+    found = {
+        (r.head["text"], r.type, r.tail["text"])
+        for r in relations_in(doc, doc._.kg_mentions)
+        if r.rule == COMPONENT_RULE
+    }
+    assert found == expected
+
+
+def test_an_unnumbered_list_ends_at_a_verb(nlp: Language) -> None:
+    doc = nlp(
+        "We propose HoE. HoE consists of three components: LoRA Experts, Router Experts and "
+        "Weighting Router, reaching optimal Pareto frontiers."
+    )
+    parts = {r.head["text"] for r in relations_in(doc, doc._.kg_mentions) if r.type == "PART_OF"}
+    assert "LoRA Experts" in parts
+    assert "Pareto frontiers" not in parts
