@@ -17,7 +17,7 @@ from kg.graph.relations import relation_links
 from kg.graph.results import result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
-from kg.resolve.readings import worth_a_node
+from kg.resolve.readings import names_a_kind, worth_a_node
 from kg.schema import (
     DEFAULT_ROLE,
     EVIDENCE_KIND_ATTR,
@@ -25,6 +25,7 @@ from kg.schema import (
     LABEL_ATTR,
     NAME,
     TYPE_ATTR,
+    EntityRel,
     Label,
     Rel,
 )
@@ -115,6 +116,7 @@ def graph_data(
             or (linked[eid] >= min_concept_papers and worth_a_node(e.name, e.id.partition(":")[2]))
         )
     }
+    keep |= {eid for eid in kinds_of_kept(relations or {}, entities, keep) if linked.get(eid)}
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES
     proposes_str = str(proposes)
@@ -191,6 +193,30 @@ def graph_data(
 
         add_topics(data)
     return data
+
+
+def kinds_of_kept(
+    relations: dict[str, list[RelationMention]], entities: dict[str, Entity], keep: set[str]
+) -> set[str]:
+    """The Concepts a kept entity IS_A that name a kind of thing
+    (:func:`kg.resolve.readings.names_a_kind`): "Mamba2, a recent SSM-based language model".
+    They are nodes even when one paper names them, so that ``kg show`` and the IS_A hierarchy
+    can say what the entity is; one paper's node ties no papers together, so the ranking and
+    the top lists do not see them."""
+    kinds = set()
+    for rows in relations.values():
+        for r in rows:
+            tail = entities.get(r.tail.entity or "")
+            if (
+                r.type == EntityRel.IS_A.value
+                and r.head.entity in keep
+                and tail is not None
+                and tail.id not in keep
+                and tail.label == Label.CONCEPT
+                and names_a_kind(tail.name)
+            ):
+                kinds.add(tail.id)
+    return kinds
 
 
 def _link_order(link: dict[str, Any]) -> tuple[str, str, str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from kg.extract.lexicon import load_lexicon
 from kg.extract.names import COINED
 from kg.extract.normalize import clean_surface, normalize_key, singularize
 from kg.models import Mention
@@ -478,6 +479,29 @@ def worth_a_node(name: str, key: str) -> bool:
     if name.islower() or name.istitle():
         return not (_listed(word, words.general) or _listed(word, words.ml_common))
     return True
+
+
+#: The last words of a phrase that names a kind of thing: "SSM-based language model",
+#: "gradient-based NAS framework", "math reasoning benchmarks" (``kind_words.txt``,
+#: ``dataset_kind_words.txt``, ``class_heads.txt`` and the extraction's ``method_heads.txt``).
+_KIND_HEADS = (
+    KIND_WORDS
+    | with_plurals(word_list("class_heads.txt"))
+    | with_plurals(sorted(load_lexicon().method_heads))
+)
+
+
+def names_a_kind(name: str) -> bool:
+    """Whether a phrase of two words or more names a kind of thing worth a node
+    (:func:`worth_a_node`), by its last word.
+
+    >>> names_a_kind("SSM-based language model"), names_a_kind("math reasoning benchmarks")
+    (True, True)
+    >>> names_a_kind("language model"), names_a_kind("downstream tasks"), names_a_kind("regime")
+    (True, False, False)
+    """
+    words = name.lower().split()
+    return len(words) >= 2 and words[-1] in _KIND_HEADS and worth_a_node(name, normalize_key(name))
 
 
 def _listed(word: str, listed: frozenset[str]) -> bool:
