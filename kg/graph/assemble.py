@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kg.graph.relations import relation_links
+from kg.graph.relations import relation_links, result_relations
 from kg.graph.results import result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
@@ -157,7 +157,8 @@ def graph_data(
                 link["evidence"] = f"{EVIDENCE_KIND}: {first.text}"
                 link[EVIDENCE_KIND_ATTR] = EVIDENCE_KIND
             links.append(link)
-    more = relation_links(ordered, relations, label_of) if relations else []
+    stated = result_relations(relations or {}, results or {})
+    more = relation_links(ordered, stated, label_of) if stated else []
     result_nodes, result_links = result_graph(ordered, results, label_of) if results else ([], [])
     if more or result_links:
         # Entity, paper and result ids interleave in (source, target, key) order: the lists

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kg.models import Paper, RelationMention
+from kg.models import Paper, RelationMention, ResultMention
 from kg.schema import ENTITY_REL_TRIPLES, REL_TYPES, TYPE_ATTR, EntityRel, Label
 
 #: Sentences a link keeps: enough to judge it, few enough that a link many papers state does
@@ -73,3 +73,37 @@ def relation_links(
             link["count"] += 1
             link["confidence"] = max(link["confidence"], round(r.confidence, 3))
     return [found[k] for k in sorted(found)]
+
+
+#: The confidence of a MEASURED_BY a result states: as sure as the result's own links.
+RESULT_CONFIDENCE = 0.6
+
+
+def result_relations(
+    relations: Mapping[str, list[RelationMention]],
+    results: Mapping[str, list[ResultMention]],
+) -> dict[str, list[RelationMention]]:
+    """``relations`` and, per paper, the MEASURED_BY each of its results states: a result on
+    a dataset in a metric says the dataset is measured by it ("On AIME'24, ReMix reaches a
+    Pass@1 accuracy of 52.1%": AIME'24 MEASURED_BY Pass@1 accuracy), with the result's
+    sentence. Not a result's task: a task's results are as often its cost ("video generation"
+    in "latency", "speedup") as its measure. The types are left to :func:`relation_links`.
+
+    >>> from kg.models import Mention
+    >>> from kg.schema import Rel
+    >>> aime = Mention(3, 10, "AIME'24", Label.DATASET, Rel.EVALUATES_ON, "s", entity="dataset:aime")
+    >>> acc = Mention(20, 28, "Pass@1", Label.METRIC, Rel.MEASURES, "s", entity="metric:pass-1")
+    >>> r = ResultMention("52.1%", 52.1, "%", False, "On AIME'24 ...", 30, 35, dataset=aime,
+    ...                   metric=acc)
+    >>> [(x.head.text, x.type, x.tail.text) for x in result_relations({}, {"p": [r]})["p"]]
+    [("AIME'24", 'MEASURED_BY', 'Pass@1')]
+    """
+    out = {pid: list(rows) for pid, rows in relations.items()}
+    for pid, rows in results.items():
+        for r in rows:
+            if r.dataset is not None and r.metric is not None:
+                out.setdefault(pid, []).append(RelationMention(
+                    r.dataset, EntityRel.MEASURED_BY.value, r.metric, r.evidence,
+                    RESULT_CONFIDENCE, "result",
+                ))  # fmt: skip
+    return out
