@@ -13,8 +13,8 @@ The preposition must govern the dataset: scanning left from the dataset, only no
 adjectives, numbers, brackets, commas, "and" and list openers ("such as", "including",
 "e.g.": ``list_openers.txt``) may stand between them; a verb, a relative pronoun or another
 preposition ends the scan, and so does a noun of a kind of method ("across architectures
-including ResNet": those are models, whatever their type). Training data is not an evaluation: "trained on ImageNet", "based
-on LAION" (``training_words.txt``) do not count.
+including ResNet": those are models, whatever their type). Training data is not an evaluation:
+"trained on ImageNet", "based on LAION" (``training_words.txt``) do not count.
 
 >>> from kg.extract.pipeline import load_pipeline
 >>> from kg.extract.relations import relations_in
@@ -62,9 +62,10 @@ _METHOD_NOUNS = frozenset(h + s for h in load_lexicon().method_heads for s in ("
 #: Component frames: the nouns that announce a system's parts, the words that count them, and
 #: the sentence openers that stand for the paper's method ("It consists of two modules: ...").
 _COMPONENT_NOUNS = frozenset(read_data_lines("relations/component_nouns.txt"))
-_NUMBER_WORDS = frozenset(
-    "two three four five six seven eight nine ten several multiple following".split()
-)
+_NUMBER_WORDS = frozenset({
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several",
+    "multiple", "following",
+})  # fmt: skip
 _OWN_OPENERS = frozenset({"it", "this", "our"})
 #: A comma item that opens with a verb or a relative ends an unnumbered list.
 _ENDS_LIST = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "MD", "TO"})

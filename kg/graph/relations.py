@@ -91,7 +91,8 @@ def result_relations(
 
     >>> from kg.models import Mention
     >>> from kg.schema import Rel
-    >>> aime = Mention(3, 10, "AIME'24", Label.DATASET, Rel.EVALUATES_ON, "s", entity="dataset:aime")
+    >>> aime = Mention(3, 10, "AIME'24", Label.DATASET, Rel.EVALUATES_ON, "s",
+    ...                entity="dataset:aime")
     >>> acc = Mention(20, 28, "Pass@1", Label.METRIC, Rel.MEASURES, "s", entity="metric:pass-1")
     >>> r = ResultMention("52.1%", 52.1, "%", False, "On AIME'24 ...", 30, 35, dataset=aime,
     ...                   metric=acc)
