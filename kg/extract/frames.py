@@ -1,4 +1,9 @@
-"""Evaluation frames: the datasets a sentence evaluates the paper's own method on.
+"""Frames: relations a sentence states by its shape, not by the words between two mentions.
+
+Two frames, each a finder of :data:`FRAME_FINDERS` that ``kg_relations`` runs after its token
+patterns: *evaluation frames*, the datasets and tasks a sentence evaluates the paper's own method
+on (below), and *component frames*, the parts a sentence lists after announcing them ("ReMix
+consists of three major components: (1) ..., (2) ...": :func:`component_frames`).
 
 Abstracts report their evaluation in sentences that name the method and put the datasets
 under "on", "across" or "over", often far apart and in every order: "On five math reasoning
