@@ -128,11 +128,8 @@ def evaluation_frames(
     if proposed is None or proposed["label"] != "Method":
         return []
     names = own_names(proposed, args)
-    by_sentence: dict[int, list[Arg]] = {}
-    for arg in args:
-        by_sentence.setdefault(sentence_of[arg[0]], []).append(arg)
     found = []
-    for first, group in by_sentence.items():
+    for first, group in _by_sentence(args, sentence_of).items():
         heads = [a for a in group if _is_own(a[2], names)]
         if not heads:
             continue
@@ -168,9 +165,7 @@ def component_frames(
     sentence numbers them, else split at commas, semicolons and "and".
     """
     names = own_names(proposed, args) if proposed and proposed["label"] == "Method" else None
-    by_sentence: dict[int, list[Arg]] = {}
-    for arg in args:
-        by_sentence.setdefault(sentence_of[arg[0]], []).append(arg)
+    by_sentence = _by_sentence(args, sentence_of)
     found = []
     for colon in _announcements(doc, sentence_of):
         first = sentence_of[colon]
@@ -244,6 +239,14 @@ def _items(doc: Doc, after: Sequence[Arg], start: int, end: int) -> list[Arg]:
         if inside:
             items.append(inside[0])
     return items
+
+
+def _by_sentence(args: Sequence[Arg], sentence_of: Sequence[int]) -> dict[int, list[Arg]]:
+    """``args`` by the first token of their sentence, in text order."""
+    out: dict[int, list[Arg]] = {}
+    for arg in args:
+        out.setdefault(sentence_of[arg[0]], []).append(arg)
+    return out
 
 
 def _is_enumerator(text: str) -> bool:

@@ -312,28 +312,56 @@ def relations_in(
     finally:
         doc.from_array(_ENT_ATTRS, own_ents)  # type: ignore[arg-type]
     found: dict[tuple[int, int], tuple[int, Relation]] = {}  # a pair of mentions -> its rule
-    sentences: dict[int, str] = {}  # (doc.text joins every token again: costly)
+    sentences = _SentenceTexts(doc, sentence_end)
     for match_id, start, end, alignment in matches:
         index = int(doc.vocab.strings[match_id])
         rule = rules[index]
         pair = _pair(rule, start, end, alignment, args, sentence_of)
         if pair is None:
             continue
-        first = sentence_of[pair[0][0]]
-        if first not in sentences:
-            sentences[first] = doc[first : sentence_end[first]].text.strip()
         head, tail = pair if rule.head == 0 else pair[::-1]
-        relation = _relation(sentences[first], rule, head[1], tail[1], proposed)
+        relation = _relation(sentences(sentence_of[pair[0][0]]), rule, head[1], tail[1], proposed)
         key = (pair[0][0], pair[1][0])
         if relation is not None and (key not in found or found[key][0] > index):
             found[key] = (index, relation)
     relations = sorted((r for _, r in found.values()), key=lambda r: r.head_span)
     relations = _with_lists(doc, relations, args)
-    relations += _frame_relations(doc, args, relations, proposed, sentence_of, sentence_end)
+    relations += _frame_relations(doc, args, relations, proposed, sentence_of, sentences)
     if model is not None and argued:
         relations += _model_relations(doc, model, args, relations, proposed, sentence_of,
-                                      sentence_end)  # fmt: skip
+                                      sentence_end, sentences)  # fmt: skip
     return _one_per_entity_pair(relations)
+
+
+class _SentenceTexts:
+    """Each sentence's text by its first token, joined once: ``doc.text`` (and a span's text)
+    joins the tokens again on every use."""
+
+    def __init__(self, doc: Doc, sentence_end: dict[int, int]) -> None:
+        self.doc, self.sentence_end = doc, sentence_end
+        self._texts: dict[int, str] = {}
+
+    def __call__(self, first: int) -> str:
+        text = self._texts.get(first)
+        if text is None:
+            text = self._texts[first] = self.doc[first : self.sentence_end[first]].text.strip()
+        return text
+
+
+def _stated(
+    head: Mention, tail: Mention, proposed: Mention | None
+) -> tuple[Mention, Mention, tuple[tuple[int, int], tuple[int, int]]] | None:
+    """``head`` and ``tail`` as a relation states them (a stand-in is ``proposed``), with where
+    they are written; None when there is no proposed entity to stand for, or when both are one
+    ("we ... our method")."""
+    h, t = (proposed if m.get("source") == "stand_in" else m for m in (head, tail))
+    if h is None or t is None or h is t:
+        return None
+    return h, t, _spans(head, tail)
+
+
+def _spans(head: Mention, tail: Mention) -> tuple[tuple[int, int], tuple[int, int]]:
+    return (head["start"], head["end"]), (tail["start"], tail["end"])
 
 
 def _model_relations(
@@ -344,6 +372,7 @@ def _model_relations(
     proposed: Mention | None,
     sentence_of: list[int],
     sentence_end: dict[int, int],
+    sentences: _SentenceTexts,
 ) -> list[Relation]:
     """What ``model`` finds between two arguments the rules (``found``) do not relate either
     way round. "We" is not its argument: SciERC, which it learnt from, never relates the
@@ -353,20 +382,13 @@ def _model_relations(
     model_args = [(s, e, m["label"]) for s, e, m in own]
     related = {frozenset((r.head_span, r.tail_span)) for r in found}
     out = []
-    sentences: dict[int, str] = {}  # (doc.text joins every token again: costly)
     for i, j, kind, p in model.predict(words, tags, model_args, sentence_of, sentence_end):
         head, tail = own[i][2], own[j][2]
-        spans = (head["start"], head["end"]), (tail["start"], tail["end"])
-        if frozenset(spans) in related:
-            continue
-        h, t = (proposed if m.get("source") == "stand_in" else m for m in (head, tail))
-        if h is None or t is None or h is t:
-            continue
-        first = sentence_of[own[i][0]]
-        if first not in sentences:
-            sentences[first] = doc[first : sentence_end[first]].text.strip()
-        sentence = sentences[first]
-        out.append(Relation(h, kind, t, sentence, round(p, 3), MODEL_RULE, *spans))
+        stated = None if frozenset(_spans(head, tail)) in related else _stated(head, tail, proposed)
+        if stated is not None:
+            h, t, spans = stated
+            sentence = sentences(sentence_of[own[i][0]])
+            out.append(Relation(h, kind, t, sentence, round(p, 3), MODEL_RULE, *spans))
     return out
 
 
@@ -376,28 +398,21 @@ def _frame_relations(
     found: list[Relation],
     proposed: Mention | None,
     sentence_of: list[int],
-    sentence_end: dict[int, int],
+    sentences: _SentenceTexts,
 ) -> list[Relation]:
     """The frames' relations (:mod:`kg.extract.frames`) between two arguments the rules
-    (``found``) do not relate either way round."""
+    (``found``) do not relate either way round, the first frame of a pair winning."""
     related = {frozenset((r.head_span, r.tail_span)) for r in found}
-    frames = [
-        (rule, confidence, frame)
-        for finder, rule, confidence in FRAME_FINDERS
-        for frame in finder(doc, args, proposed, sentence_of)
-    ]
     out = []
-    for rule, confidence, ((_, _, head), kind, (_, _, tail)) in frames:
-        spans = (head["start"], head["end"]), (tail["start"], tail["end"])
-        if frozenset(spans) in related:
-            continue
-        related.add(frozenset(spans))
-        h, t = (proposed if m.get("source") == "stand_in" else m for m in (head, tail))
-        if h is None or t is None or h is t:
-            continue
-        first = sentence_of[doc.char_span(*spans[1], alignment_mode="expand").start]
-        sentence = doc[first : sentence_end[first]].text.strip()
-        out.append(Relation(h, kind, t, sentence, confidence, rule, *spans))
+    for finder, rule, confidence in FRAME_FINDERS:
+        for (_, _, head), kind, (tail_start, _, tail) in finder(doc, args, proposed, sentence_of):
+            pair = frozenset(_spans(head, tail))
+            stated = None if pair in related else _stated(head, tail, proposed)
+            related.add(pair)
+            if stated is not None:
+                h, t, spans = stated
+                sentence = sentences(sentence_of[tail_start])
+                out.append(Relation(h, kind, t, sentence, confidence, rule, *spans))
     return out
 
 
@@ -462,10 +477,10 @@ def _relation(
         return None
     if rule.head_named and not any(c.isupper() or c.isdigit() for c in head["text"]):
         return None
-    spans = (head["start"], head["end"]), (tail["start"], tail["end"])
-    h, t = (proposed if m.get("source") == "stand_in" else m for m in (head, tail))
-    if h is None or t is None or h is t:
-        return None  # no proposed entity to stand for; or "we ... our method": itself
+    stated = _stated(head, tail, proposed)
+    if stated is None:
+        return None
+    h, t, spans = stated
     return Relation(h, rule.type, t, sentence, rule.confidence, rule.name, *spans)
 
 
@@ -474,8 +489,7 @@ def _one_per_entity_pair(relations: list[Relation]) -> list[Relation]:
     "we" (the proposed X) and through X; the one written out wins, then one not from a list."""
 
     def rank(r: Relation) -> tuple[bool, bool]:
-        spans = (r.head["start"], r.head["end"]), (r.tail["start"], r.tail["end"])
-        return spans != (r.head_span, r.tail_span), r.rule.endswith("+list")
+        return _spans(r.head, r.tail) != (r.head_span, r.tail_span), r.rule.endswith("+list")
 
     best: dict[tuple[int, str, int], Relation] = {}
     for r in relations:

@@ -99,12 +99,14 @@ def result_relations(
     >>> [(x.head.text, x.type, x.tail.text) for x in result_relations({}, {"p": [r]})["p"]]
     [("AIME'24", 'MEASURED_BY', 'Pass@1')]
     """
-    out = {pid: list(rows) for pid, rows in relations.items()}
+    out = dict(relations)  # (a paper's own list is copied only when a result adds to it)
     for pid, rows in results.items():
-        for r in rows:
-            if r.dataset is not None and r.metric is not None:
-                out.setdefault(pid, []).append(RelationMention(
-                    r.dataset, EntityRel.MEASURED_BY.value, r.metric, r.evidence,
-                    RESULT_CONFIDENCE, "result",
-                ))  # fmt: skip
+        measured = [
+            RelationMention(r.dataset, EntityRel.MEASURED_BY.value, r.metric, r.evidence,
+                            RESULT_CONFIDENCE, "result")
+            for r in rows
+            if r.dataset is not None and r.metric is not None
+        ]  # fmt: skip
+        if measured:
+            out[pid] = [*relations.get(pid, ()), *measured]
     return out

@@ -8,6 +8,7 @@ phrase's words, its merge key and the shipped word lists (:mod:`kg.resolve.words
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kg.extract.lexicon import load_lexicon
 from kg.extract.names import COINED
@@ -481,14 +482,17 @@ def worth_a_node(name: str, key: str) -> bool:
     return True
 
 
-#: The last words of a phrase that names a kind of thing: "SSM-based language model",
-#: "gradient-based NAS framework", "math reasoning benchmarks" (``kind_words.txt``,
-#: ``dataset_kind_words.txt``, ``class_heads.txt`` and the extraction's ``method_heads.txt``).
-_KIND_HEADS = (
-    KIND_WORDS
-    | with_plurals(word_list("class_heads.txt"))
-    | with_plurals(sorted(load_lexicon().method_heads))
-)
+@lru_cache(maxsize=1)
+def _kind_heads() -> frozenset[str]:
+    """The last words of a phrase that names a kind of thing: "SSM-based language model",
+    "gradient-based NAS framework", "math reasoning benchmarks" (``kind_words.txt``,
+    ``dataset_kind_words.txt``, ``class_heads.txt`` and the extraction's ``method_heads.txt``),
+    read on first use: importing this module is on paths that never ask."""
+    return (
+        KIND_WORDS
+        | with_plurals(word_list("class_heads.txt"))
+        | with_plurals(sorted(load_lexicon().method_heads))
+    )
 
 
 def names_a_kind(name: str) -> bool:
@@ -501,7 +505,9 @@ def names_a_kind(name: str) -> bool:
     (True, False, False)
     """
     words = name.lower().split()
-    return len(words) >= 2 and words[-1] in _KIND_HEADS and worth_a_node(name, normalize_key(name))
+    if len(words) < 2 or words[-1] not in _kind_heads():
+        return False
+    return worth_a_node(name, normalize_key(name))
 
 
 def _listed(word: str, listed: frozenset[str]) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
-from kg.extract.frames import COMPONENT_RULE, FRAME_RULE, own_names
+from kg.extract.frames import COMPONENT_RULE, FRAME_RULE, own_names, under_evaluation
 from kg.extract.relations import argument_tokens, relations_in
 
 
@@ -61,6 +61,26 @@ def test_a_verb_between_ends_the_scan(nlp: Language) -> None:
     # "ImageNet" is the object of "uses", not under the "on" of "experiments on".
     text = "We propose FooNet. In experiments on speed, FooNet uses ImageNet for pretraining."
     assert not {t for t in framed(nlp, text) if t[2] == "ImageNet"}
+
+
+@pytest.mark.parametrize(
+    ("text", "governed"),
+    [
+        ("FooNet is strong on ImageNet.", True),
+        ("FooNet gains across benchmarks such as ImageNet.", True),
+        ("FooNet is pretrained on ImageNet.", False),  # training data
+        ("FooNet is fast across architectures including ImageNet.", False),  # models
+        ("In experiments on speed, FooNet uses ImageNet.", False),  # a verb between
+    ],
+)
+def test_the_scan_from_a_mention_to_its_preposition(
+    nlp: Language, text: str, governed: bool
+) -> None:
+    # The scan alone, on the tokens: whatever the recogniser types the words, the frames'
+    # cases above cannot pass for another reason than the one they are about.
+    doc = nlp(text)
+    [at] = [t.i for t in doc if t.text == "ImageNet"]
+    assert under_evaluation(doc, at, doc[at].sent.start) is governed
 
 
 def test_own_names_take_the_bracketed_acronym(nlp: Language) -> None:

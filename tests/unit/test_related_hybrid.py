@@ -235,17 +235,17 @@ def test_cosines_of_a_query_cut_to_its_heaviest_columns() -> None:
     from kg.query.text_index import TextIndex
 
     chars = TextIndex.from_papers(papers_of(graph())).chars
-    for i in range(len(chars.indptr) - 1):
+    n = len(chars.indptr) - 1
+    dense = np.zeros((n, chars.columns))
+    for r in range(n):
+        a, b = chars.indptr[r], chars.indptr[r + 1]
+        dense[r, chars.indices[a:b]] = chars.data[a:b]
+    for i in range(n):
         a, b = chars.indptr[i], chars.indptr[i + 1]
         weights = chars.data[a:b]
         kept = np.sort(np.argsort(-weights, kind="stable")[:5])
         query = np.zeros(chars.columns)
         query[chars.indices[a:b][kept]] = weights[kept]
-        dense = np.zeros((len(chars.indptr) - 1, chars.columns))
-        for r in range(len(chars.indptr) - 1):
-            dense[r, chars.indices[chars.indptr[r] : chars.indptr[r + 1]]] = chars.data[
-                chars.indptr[r] : chars.indptr[r + 1]
-            ]
         assert b - a > 5
         assert np.allclose(chars.cosines(i, top=5), dense @ query, atol=1e-6)
         assert np.allclose(chars.cosines(i, top=b - a), chars.scanned_cosines(i), atol=1e-6)
