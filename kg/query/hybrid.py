@@ -1,11 +1,12 @@
 """The default ranking of ``kg related``: what two papers share in the graph *and* in their words.
 
-Eight signals score every paper of the graph against the query paper (with ``facet``, the
+Nine signals score every paper of the graph against the query paper (with ``facet``, the
 facet's share of each paper):
 
 * ``entities``: the shared entities' weight (:func:`kg.query.related.shared_entities`);
 * ``facet_entities``: the same, counting only the facet's entity types (:data:`FACET_LABELS`);
-* ``words``, ``chars``, ``dense``, ``titles``, ``align``, ``align_facet``: the text views of
+* ``words``, ``chars``, ``dense``, ``titles``, ``align``, ``align_facet``, ``transport``: the
+  text views of
   :class:`~kg.query.text_index.TextIndex`.
 
 Each signal is standardised over the corpus (z-scores, the query left out), so a signal that
@@ -29,7 +30,15 @@ from kg.query.related import Related, shared_entities
 from kg.query.text_index import TextIndex
 
 SIGNALS = (
-    "entities", "facet_entities", "words", "chars", "dense", "align", "align_facet", "titles"
+    "entities",
+    "facet_entities",
+    "words",
+    "chars",
+    "dense",
+    "align",
+    "align_facet",
+    "transport",
+    "titles",
 )
 
 

@@ -12,6 +12,8 @@ Views of each paper's title and abstract, each scoring every paper against a que
   sentence vectors), averaged: Aspire's max-sim sentence alignment. With a facet, only the
   query's sentences of that facet align; ``align_facet`` aligns them with the paper's sentences
   of that facet and its title only. Sentences about where the code is align with nothing.
+* ``transport``: the optimal-transport alignment of the same sentences (otAspire's,
+  :mod:`kg.query.transport`), where a paper's sentences must cover the query's together.
 
 :func:`load_text_index` keeps the index beside the graph's :class:`~kg.query.index.PaperIndex`
 in kg's cache folder, rebuilt whenever the graph file changes.
@@ -36,6 +38,9 @@ TEXT_INDEX_VERSION = 5
 #: In a big corpus (:data:`kg.schema.BIG_CORPUS_PAPERS`) a query's character n-grams are its
 #: CHAR_COLUMNS heaviest: 43k papers' top 10 agreed 0.99 with all of them (docs/benchmarks.md).
 CHAR_COLUMNS = 400
+#: In a big corpus a query is transported (:meth:`TextIndex.transport`) onto this many papers,
+#: those that align best by max-sim; below BIG_CORPUS_PAPERS onto all.
+TRANSPORT_PAPERS = 4000
 #: The facet code of a title among the sentence facets: it aligns with every facet.
 TITLE = len(FACETS)
 #: The code of a sentence about no facet (:data:`kg.query.facets.OTHER`): it aligns with none.
@@ -230,10 +235,12 @@ class TextIndex:
 
     def signals(self, paper: str, facet: str | None = None) -> dict[str, np.ndarray]:
         """Each view's score of every paper (in row order) against ``paper``. With a facet,
-        ``align`` aligns the query's sentences of that facet with all of each paper's, and
-        ``align_facet`` with the paper's sentences of that facet (and its title) only."""
+        ``align`` and ``transport`` align the query's sentences of that facet with all of each
+        paper's, and ``align_facet`` with the paper's sentences of that facet (and its title)
+        only."""
         i = self.row(paper)
-        align = self.alignment(i, facet, within_facet=False)
+        sims = self.sentence_vectors[self._query_sentences(i, facet)] @ self.sentence_vectors.T
+        align = self.alignment(sims)
         titles = self.sentence_vectors[self.offsets[:-1]]
         # A big corpus compares the query's rarest character n-grams only (SparseRows.cosines).
         top = CHAR_COLUMNS if len(self.ids) >= BIG_CORPUS_PAPERS else None
@@ -242,7 +249,8 @@ class TextIndex:
             "chars": self.chars.cosines(i, top),
             "dense": self.dense @ self.dense[i],
             "align": align,
-            "align_facet": align if facet is None else self.alignment(i, facet, True),
+            "align_facet": align if facet is None else self.alignment(sims, facet),
+            "transport": self.transport(sims, align),
             "titles": titles @ titles[i],
         }
 
@@ -258,16 +266,32 @@ class TextIndex:
         code = FACETS.index(facet)
         return (self.sentence_facets == code) | (self.sentence_facets == TITLE)
 
-    def alignment(self, i: int, facet: str | None = None, within_facet: bool = False) -> np.ndarray:
-        """Each paper's alignment with paper ``i``: the mean over the query's sentences (of
-        ``facet``) of the best cosine among the paper's sentences (of ``facet`` and the title,
-        ``within_facet``)."""
-        sims = self.sentence_vectors[self._query_sentences(i, facet)] @ self.sentence_vectors.T
-        if facet is not None and within_facet:
-            sims[:, ~self._fits(facet)] = -1.0
-        else:
-            sims[:, self.sentence_facets == NO_FACET] = -1.0
+    def alignment(self, sims: np.ndarray, within: str | None = None) -> np.ndarray:
+        """Each paper's max-sim alignment with the query sentences whose cosines with every
+        sentence are ``sims``: the mean over the query's sentences of the best cosine among the
+        paper's sentences (those of facet ``within`` and the title, when given)."""
+        sims = sims.copy()
+        sims[:, ~self._fits(within) if within else self.sentence_facets == NO_FACET] = -1.0
         return np.maximum.reduceat(sims, self.offsets[:-1], axis=1).mean(axis=0)
+
+    def transport(self, sims: np.ndarray, align: np.ndarray) -> np.ndarray:
+        """Each paper's optimal-transport alignment with the query sentences of ``sims``
+        (:mod:`kg.query.transport`). In a big corpus only the :data:`TRANSPORT_PAPERS` papers
+        that align best by max-sim (``align``) are transported; the others get the lowest of
+        their scores, so they rank below them on this signal."""
+        from kg.query.transport import transport_scores
+
+        keep = self.sentence_facets != NO_FACET
+        if len(self.ids) < BIG_CORPUS_PAPERS:
+            return transport_scores(sims.astype(np.float64), self.offsets, keep)
+        rows = np.sort(np.argpartition(-align, TRANSPORT_PAPERS)[:TRANSPORT_PAPERS])
+        starts, ends = self.offsets[rows], self.offsets[rows + 1]
+        columns = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
+        offsets = np.concatenate([[0], np.cumsum(ends - starts)])
+        chosen = transport_scores(sims[:, columns].astype(np.float64), offsets, keep[columns])
+        scores = np.full(len(self.ids), chosen.min())
+        scores[rows] = chosen
+        return scores
 
     def best_pair(self, query: str, other: str, facet: str | None = None) -> tuple[str, str, float]:
         """The query sentence and ``other``'s sentence that align best, and their cosine."""
