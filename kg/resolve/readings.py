@@ -29,6 +29,9 @@ _NAME_CHAR = re.compile(r"[A-Z0-9]")
 #: Trailing words that only say "a task" ("code generation tasks"): the head is the word before
 #: (``task_words.txt``).
 _TASK_WORDS = frozenset(word_list("task_words.txt"))
+#: The trailing words of a task phrase that say only "a task" and go from its name, as written.
+_TRAILING_TASK_FORMS = frozenset({"task", "tasks", "problem", "problems"})
+_TRAILING_TASK_WORDS = frozenset({"task", "problem"})
 #: ... and words that only say "a method" after a technique ("gradient descent algorithm":
 #: ``method_words.txt``).
 _METHOD_WORDS = frozenset(word_list("method_words.txt"))
@@ -146,11 +149,16 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
                 kind = _KIND_LABEL.get(cleaned.rpartition(" ")[2], "")
             surface, key = base, normalize_key(base)
             last = key.rpartition("-")[2]
-    elif m.type is _TASK and key.endswith("-task"):
-        # "image synthesis tasks" are image synthesis. Two words at least must remain: "few-shot
-        # tasks" or "downstream tasks" say which tasks, not what task.
-        split = _last_word_off(surface)
-        if split and split[2].lower() in ("task", "tasks"):
+    elif m.type is _TASK and last in _TRAILING_TASK_WORDS:
+        # "image synthesis tasks" are image synthesis, "reinforcement learning problems"
+        # reinforcement learning, "decision-making tasks" decision-making. Two words at least
+        # must remain: "few-shot tasks" or "downstream tasks" say which tasks, not what task. A
+        # capitalised "Problem" is part of a name ("Traveling Salesman Problem").
+        split = _last_word_off(surface, min_parts=2)
+        if split and split[2] in _TRAILING_TASK_FORMS and (
+            # as before for "X Y tasks"; a hyphenated word or a problem must say an activity
+            (split[2].startswith("task") and " " in split[0]) or _names_an_activity(split[1])
+        ):
             surface, key, _ = split
             last = key.rpartition("-")[2]
     if last in _METHOD_WORDS and m.type is _METHOD:
@@ -166,14 +174,25 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
     return key, surface, kind
 
 
-def _last_word_off(surface: str) -> tuple[str, str, str] | None:
+def _names_an_activity(key: str) -> bool:
+    """Whether a key of two parts or more ends in an activity: a task head or a gerund
+    ("question-answering", "decision-making", "image synthesis"; not "few-shot")."""
+    head = key.rpartition("-")[2]
+    return key.count("-") > 0 and (head.endswith("ing") or head in resolution_words().task_heads)
+
+
+def _last_word_off(surface: str, min_parts: int = 0) -> tuple[str, str, str] | None:
     """The phrase without its last word, that phrase's merge key and the word, when two words or
-    more remain ("image synthesis tasks" -> "image synthesis", "image-synthesis", "tasks")."""
+    more remain ("image synthesis tasks" -> "image synthesis", "image-synthesis", "tasks"); with
+    ``min_parts``, when the rest's key has that many hyphen-joined parts ("question-answering")."""
     words = clean_surface(surface).split()
-    if len(words) < 3:
+    if len(words) < 2:
         return None
     base = " ".join(words[:-1])
-    return base, normalize_key(base), words[-1]
+    key = normalize_key(base)
+    if len(words) < 3 and not (min_parts and key.count("-") + 1 >= min_parts):
+        return None
+    return base, key, words[-1]
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z]+(?:v\d)?")
@@ -333,6 +352,20 @@ def is_model_class(key: str, names: dict[str, int]) -> bool:
 _CLASS_HEADS = frozenset(word_list("class_heads.txt"))
 
 
+def only_rating_words(name: str) -> bool:
+    """Whether every word of a phrase rates or places (``generic_modifiers.txt``), hyphenated
+    parts too: "high-quality", "Adaptive", "Slow-Fast" describe, they name nothing.
+
+    >>> only_rating_words("high-quality"), only_rating_words("high-quality images")
+    (True, False)
+    """
+    modifiers = resolution_words().modifiers
+    words = name.lower().split()
+    return bool(words) and all(
+        w in modifiers or all(part in modifiers for part in w.split("-")) for w in words
+    )
+
+
 def rated(name: str) -> bool:
     """Whether a word before the phrase's head rates or places it ("real-world", "complex":
     ``generic_modifiers.txt``)."""
@@ -416,17 +449,24 @@ def reads_as_task(key: str, name: str) -> bool:
     gerund after a modifier ("object referring"), and no word before it rates or places it
     (``generic_modifiers.txt``: "real-world", "complex").
 
+    A lone everyday word before "tasks" or "problems" says what kind of tasks, not which task:
+    "reasoning tasks", "generation tasks", "classification problems" are classes of tasks.
+
     >>> reads_as_task("code-generation-task", "code generation tasks")
     True
     >>> [reads_as_task(k, n) for k, n in [("real-world-application", "real-world applications"),
     ...     ("complex-reasoning", "complex reasoning"), ("model-design", "model design")]]
     [False, False, False]
+    >>> reads_as_task("reasoning-task", "reasoning tasks")
+    False
     """
     lists = resolution_words()
     words = key.split("-")
     while len(words) > 1 and words[-1] in _TASK_WORDS:
         words.pop()
     head = words[-1]
+    if len(words) == 1 and words != key.split("-") and _listed(head, lists.general):
+        return False
     # A gerund after a modifier names an activity too ("object referring", "image captioning"),
     # unless it is a technique's ("prompt tuning", "hard-negative mining").
     if (
@@ -445,9 +485,10 @@ def worth_a_node(name: str, key: str) -> bool:
     Not worth a node:
 
     * a single lower-case word common in general English, or the plural of one
-      (``general_words.txt``: "signals", "overhead", "patterns"), unless it names a research
-      activity (a task head of ``task_heads.txt``: "retrieval", "segmentation"), which ties
-      together the papers on the tasks it heads ("document retrieval", "multimodal retrieval");
+      (``general_words.txt``: "signals", "overhead", "patterns"), research activities too
+      ("retrieval", "detection", "matching"): alone, such a word ties together papers on
+      unrelated tasks ("document retrieval", "molecule retrieval"), which have nodes of their
+      own;
     * a generic name ("AI", "GPU": ``generic_names.txt``), an ordinary word capitalised at the
       start of a sentence ("Remarkably", "Evaluation"), a lone letter;
     * a description: words that rate or place (``generic_modifiers.txt``) before an everyday
@@ -464,19 +505,19 @@ def worth_a_node(name: str, key: str) -> bool:
     [False, False]
     >>> [worth_a_node(n, normalize_key(n)) for n in ("overfitting", "in-context learning")]
     [True, True]
-    >>> worth_a_node("retrieval", "retrieval")
-    True
+    >>> worth_a_node("retrieval", "retrieval"), worth_a_node("quantization", "quantization")
+    (False, True)
     """
     words = resolution_words()
     if DESCRIPTIVE.match(name) or PARAMETER_COUNT.fullmatch(key):  # "large-scale", "zero-shot"
+        return False
+    if only_rating_words(name):  # "high-quality" (even defined: "(HQ)"), "adaptive"
         return False
     if " " in name or "-" in name:
         return key in known_terms() or not _a_description(name.lower(), words)
     word = name.lower()
     if len(word) < 2 or key in words.generic_names or normalize_key(name) in words.generic_names:
         return False
-    if name.islower() and word in words.task_heads:
-        return True
     if name.islower() or name.istitle():
         return not (_listed(word, words.general) or _listed(word, words.ml_common))
     return True
@@ -520,6 +561,8 @@ def describes(name: str) -> bool:
 
     >>> describes("prior methods"), describes("model"), describes("RL training")
     (True, True, False)
+    >>> describes("reasoning tasks"), describes("MuJoCo tasks"), describes("inverse problems")
+    (True, False, False)
     """
     return bool(name.strip()) and _a_description(name.lower(), resolution_words())
 
@@ -534,6 +577,17 @@ def _a_description(phrase: str, words: ResolutionWords) -> bool:
     ):
         return True
     *modifiers, head = phrase.split()
+    # An everyday activity word and a generic noun: "reasoning tasks", "classification
+    # problems" (kinds of tasks, :func:`reads_as_task`), "generation process", "training
+    # strategy" — any paper's process or strategy; but "reasoning models" are a class of models.
+    if (
+        len(modifiers) == 1
+        and (singularize(head) in _TASK_WORDS or _listed(head, words.generic_nouns))
+        and singularize(head) != "model"
+        and (modifiers[0] in words.task_heads or modifiers[0] in _TRAINING_HEADS)
+        and _listed(modifiers[0], words.general)
+    ):
+        return True
     # "large-scale dataset", "novel framework": a generic head, rated, describes too.
     everyday = (
         _listed(head, words.general) or _listed(head, words.generic_nouns) or (head in KIND_WORDS)

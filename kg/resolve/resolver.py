@@ -42,6 +42,7 @@ from kg.resolve.readings import (
     names_a_benchmark,
     names_a_dataset_kind,
     names_a_model,
+    only_rating_words,
     rated,
     reads_as_activity,
     reads_as_material,
@@ -306,7 +307,8 @@ class Resolver:
             if reads_as_training(key, name):  # "RL training", "post-training": a way of training
                 # ... unless its other words are generic ("model training")
                 label = Label.CONCEPT if describes(name.rpartition(" ")[0]) else Label.METHOD
-            elif rated(name):  # "diverse reasoning", "efficient reasoning": a description
+            # "diverse reasoning", "efficient reasoning", "generation tasks": a description
+            elif rated(name) or describes(name):
                 label = Label.CONCEPT
         # An acronym that no abstract defines, which kg's list knows the meaning of ("KL": the KL
         # divergence, a concept; "T2I": a task): its type and a name that says what it is.
@@ -355,6 +357,7 @@ class Resolver:
                 or len(key) < 2
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
                 or PARAMETER_COUNT.fullmatch(key) is not None  # "1.5B": a model's size
+                or only_rating_words(name)  # "high-quality", even defined as "HQ"
                 or key in generic
                 or (len(name) < 8 and normalize_key(name) in generic)
                 # "AI agents", "GPU clusters"; but "OOD detection" is a task, and "GPU hours"

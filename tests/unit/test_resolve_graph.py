@@ -267,6 +267,32 @@ def test_x_tasks_are_the_task_x() -> None:
     assert "few-shot tasks" in by_name
 
 
+def test_a_problem_or_a_hyphenated_activity_before_tasks_is_the_task() -> None:
+    """"reinforcement learning problems" and "decision-making tasks" name the task before the
+    task word; a capitalised "Problem" is part of a name, and a lone everyday activity before
+    "tasks" says what kind of tasks, not which: no task."""
+    entities = resolve_entities(
+        {
+            "p0": [
+                mention("reinforcement learning problems", Label.TASK),
+                mention("decision-making tasks", Label.TASK),
+                mention("Traveling Salesman Problem", Label.TASK),
+                mention("reasoning tasks", Label.TASK),
+            ],
+            "p1": [
+                mention("reinforcement learning", Label.TASK),
+                mention("decision-making", Label.TASK),
+                mention("reasoning tasks", Label.TASK),
+            ],
+        }
+    )
+    by_name = {e.name: e for e in entities.values()}
+    assert by_name["reinforcement learning"].paper_count == 2
+    assert by_name["decision-making"].paper_count == 2
+    assert "Traveling Salesman Problem" in by_name
+    assert by_name["reasoning tasks"].label == Label.CONCEPT
+
+
 def test_a_hyphen_suffixed_description_is_no_name() -> None:
     def label_of(text: str) -> Label:
         (entity,) = resolve_entities({"p0": [mention(text, Label.METHOD)]}).values()
@@ -422,9 +448,10 @@ def test_a_name_only_this_paper_defines_is_its_own() -> None:
 
 
 def test_only_concepts_worth_a_node_become_nodes() -> None:
-    """Shared by both papers, an everyday word ("signals"), a generic name ("AI") and a
-    description ("prior methods", "state-of-the-art") make no node; a rare word
-    ("overfitting"), a task head ("retrieval") and a concept's phrase ("distribution shift") do."""
+    """Shared by both papers, an everyday word ("signals"), an everyday activity alone
+    ("retrieval"), a generic name ("AI") and a description ("prior methods", "state-of-the-art",
+    "generation process") make no node; a rare word ("overfitting", "quantization"), a class of
+    models ("reasoning models") and a concept's phrase ("distribution shift") do."""
     assert concept_nodes(
         [
             "signals",
@@ -433,9 +460,14 @@ def test_only_concepts_worth_a_node_become_nodes() -> None:
             "state-of-the-art",
             "overfitting",
             "retrieval",
+            "detection",
+            "quantization",
+            "generation process",
+            "training strategy",
+            "reasoning models",
             "distribution shift",
         ]
-    ) == {"overfitting", "retrieval", "distribution shift"}
+    ) == {"overfitting", "quantization", "reasoning models", "distribution shift"}
 
 
 def concept_nodes(names: list[str]) -> set[str]:
@@ -500,22 +532,22 @@ def test_measured_quantities_are_metrics() -> None:
 
 
 def test_a_head_alone_links_no_paper() -> None:
-    """The head word the extraction adds ("estimation" of "depth estimation") links a paper
-    only where the paper also writes it on its own."""
+    """The head word the extraction adds ("quantization" of "weight quantization") links a
+    paper only where the paper also writes it on its own."""
     papers = [Paper(id=f"p{i}", abstract=f"abstract {i}", title=f"P{i}") for i in range(3)]
     mentions = {
         p.id: [
-            mention("depth estimation", Label.TASK),
-            replace(mention("estimation", Label.CONCEPT, start=6), source="head"),
+            mention("weight quantization", Label.METHOD),
+            replace(mention("quantization", Label.CONCEPT, start=7), source="head"),
         ]
         for p in papers
     }
     G = build_graph(papers, mentions, resolve_entities(mentions))
-    assert "estimation" not in {a["name"] for _, a in G.nodes(data=True)}
-    mentions["p0"].append(mention("estimation", Label.CONCEPT, start=40))
-    mentions["p1"].append(mention("estimation", Label.CONCEPT, start=40))
+    assert "quantization" not in {a["name"] for _, a in G.nodes(data=True)}
+    mentions["p0"].append(mention("quantization", Label.CONCEPT, start=40))
+    mentions["p1"].append(mention("quantization", Label.CONCEPT, start=40))
     G = build_graph(papers, mentions, resolve_entities(mentions))
-    (node,) = [n for n, a in G.nodes(data=True) if a["name"] == "estimation"]
+    (node,) = [n for n, a in G.nodes(data=True) if a["name"] == "quantization"]
     assert sorted(u for u, _ in G.in_edges(node)) == ["p0", "p1"]
 
 
@@ -523,6 +555,13 @@ def test_lone_hyphenated_adjectives_make_no_node() -> None:
     assert concept_nodes(["large-scale", "zero-shot", "1.5B", "in-context learning"]) == {
         "in-context learning"
     }
+
+
+def test_rating_words_alone_name_nothing_even_defined() -> None:
+    """"high-quality (HQ)" defines an acronym, which makes a name; rating words alone still
+    name nothing."""
+    assert _label("high-quality", label=Label.METRIC, papers=2)[0] == Label.CONCEPT
+    assert concept_nodes(["high-quality", "Adaptive", "overfitting"]) == {"overfitting"}
 
 
 def test_ways_of_training_are_methods_and_rated_tasks_descriptions() -> None:
@@ -534,8 +573,9 @@ def test_ways_of_training_are_methods_and_rated_tasks_descriptions() -> None:
 
 def test_words_every_abstract_uses_make_no_node() -> None:
     assert concept_nodes(
-        ["modalities", "scalability", "model parameters", "modality alignment"]
-    ) == {"modality alignment"}
+        ["modalities", "scalability", "model parameters", "modality alignment", "decoder",
+         "vision encoder", "base model"]
+    ) == {"modality alignment", "vision encoder"}
 
 
 def test_an_established_dataset_is_proposed_only_by_a_paper_its_title_names() -> None:
