@@ -283,6 +283,8 @@ _MEASURE_HEADS = frozenset(word_list("measure_heads.txt"))
 
 #: Heads of ways of training (``training_heads.txt``).
 _TRAINING_HEADS = frozenset(word_list("training_heads.txt"))
+#: What every paper does: learning, training, optimization (``generic_activities.txt``).
+_GENERIC_ACTIVITIES = frozenset(word_list("generic_activities.txt"))
 
 
 def reads_as_training(key: str, name: str) -> bool:
@@ -563,6 +565,8 @@ def describes(name: str) -> bool:
     (True, True, False)
     >>> describes("reasoning tasks"), describes("MuJoCo tasks"), describes("inverse problems")
     (True, False, False)
+    >>> describes("learning algorithms"), describes("learning rate")
+    (True, False)
     """
     return bool(name.strip()) and _a_description(name.lower(), resolution_words())
 
@@ -579,12 +583,17 @@ def _a_description(phrase: str, words: ResolutionWords) -> bool:
     *modifiers, head = phrase.split()
     # An everyday activity word and a generic noun: "reasoning tasks", "classification
     # problems" (kinds of tasks, :func:`reads_as_task`), "generation process", "training
-    # strategy" — any paper's process or strategy; but "reasoning models" are a class of models.
+    # strategy", "learning algorithms" — any paper's process or strategy; but "reasoning
+    # models" are a class of models.
     if (
         len(modifiers) == 1
-        and (singularize(head) in _TASK_WORDS or _listed(head, words.generic_nouns))
-        and singularize(head) != "model"
-        and (modifiers[0] in words.task_heads or modifiers[0] in _TRAINING_HEADS)
+        and (singular := singularize(head)) != "model"
+        and (
+            singular in _TASK_WORDS
+            or singular in _METHOD_WORDS
+            or _listed(head, words.generic_nouns)
+        )
+        and (modifiers[0] in words.task_heads or modifiers[0] in _GENERIC_ACTIVITIES)
         and _listed(modifiers[0], words.general)
     ):
         return True
