@@ -30,6 +30,8 @@ _ACRONYM_PLURAL = re.compile(r"^[A-Z][A-Z0-9]*[A-Z]s$")  # "LLMs", "VLMs"
 # Words ending in -s that are not plurals ("analysis", "bias"): not_plural_endings.txt.
 _NOT_PLURAL_ENDINGS = "|".join(re.escape(e) for e in read_data_lines("not_plural_endings.txt"))
 _NOT_PLURAL = re.compile(f"({_NOT_PLURAL_ENDINGS})$")
+#: Plurals the rules get wrong, and their singulars ("caches" -> "cache"): irregular_plurals.txt.
+_IRREGULAR = dict(line.split() for line in read_data_lines("irregular_plurals.txt"))
 
 
 def singularize(word: str) -> str:
@@ -37,9 +39,13 @@ def singularize(word: str) -> str:
 
     >>> [singularize(w) for w in ["models", "strategies", "processes", "analysis", "bias"]]
     ['model', 'strategy', 'process', 'analysis', 'bias']
+    >>> [singularize(w) for w in ["caches", "approaches", "series"]]
+    ['cache', 'approach', 'series']
     """
     if len(word) <= 3 or not word.isalpha():
         return word
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "xes", "ches", "shes", "zzes")):
