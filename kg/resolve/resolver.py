@@ -134,6 +134,10 @@ class Resolver:
 
     def __init__(self) -> None:
         self.long_forms: dict[str, Counter[str]] = defaultdict(Counter)
+        # The papers that spell each acronym out as each long form, and those of them that
+        # propose it (a name of their own: "a new paradigm named Visual Self-Refine (VSR)").
+        self.defined_in: dict[tuple[str, str], set[str]] = defaultdict(set)
+        self.coined_in: dict[tuple[str, str], set[str]] = defaultdict(set)
         # Labels as plain strings: the state is saved with marshal, and a str Enum does not
         # hash like its value.
         self.label_votes: Counter[tuple[str, str]] = Counter()
@@ -169,7 +173,11 @@ class Resolver:
             key, surface, kind = mention_key(m)
             if surface != text and is_acronym(text):
                 acronym = normalize_key(text)
-                self.long_forms[acronym][normalize_key(surface)] += 1
+                long_form = normalize_key(surface)
+                self.long_forms[acronym][long_form] += 1
+                self.defined_in[acronym, long_form].add(paper_id)
+                if m.role is proposes:
+                    self.coined_in[acronym, long_form].add(paper_id)
                 self.dirty.add(acronym)
             if not key:
                 continue
@@ -207,11 +215,14 @@ class Resolver:
         """Give every mention added since the last ``finish()`` an entity id
         (``mention.entity``) and its final type; return every entity by id."""
         # An acronym's key goes to its most frequent long form's key: an undefined use ("MMEB"
-        # in a paper that never spells it out) joins the entity of the defined ones.
-        expand = {
-            acr: max(forms, key=lambda k, forms=forms: (forms[k], k))  # type: ignore[misc]
-            for acr, forms in self.long_forms.items()
-        }
+        # in a paper that never spells it out) joins the entity of the defined ones. Not to a
+        # name that only the papers proposing it spell out: it is new there, so another paper's
+        # "VSR" (video super-resolution) is not the "Visual Self-Refine (VSR)" one paper coins.
+        expand = {}
+        for acr, forms in self.long_forms.items():
+            established = [k for k in forms if not self._coined(acr, k)]
+            if established:
+                expand[acr] = max(established, key=lambda k, forms=forms: (forms[k], k))
         # An acronym no abstract defines goes to the long form kg's list gives it ("KL" to "KL
         # divergence", "T2I" to "text-to-image generation"), so it joins that entity.
         self.listed_long_forms = set()
@@ -240,6 +251,11 @@ class Resolver:
         pending, self.pending = self.pending, []
         self.assign(m for ms in pending for m in ms)
         return {self.entity_of[k].id: self.entity_of[k] for k in sorted(self.entity_of)}
+
+    def _coined(self, acronym: str, long_form: str) -> bool:
+        """Whether every paper that spells ``acronym`` out as ``long_form`` proposes it."""
+        pair = (acronym, long_form)
+        return self.coined_in.get(pair, set()) >= self.defined_in.get(pair, set())
 
     def _entity(self, key: str, raw: list[str], long_form: bool) -> Entity:
         """The entity of a final key from the votes of the raw keys folded into it."""
@@ -398,6 +414,8 @@ class Resolver:
         """Everything ``finish()`` needs, as plain builtins (for marshal)."""
         return (
             {k: dict(c) for k, c in self.long_forms.items()},
+            dict(self.defined_in),
+            dict(self.coined_in),
             dict(self.label_votes),
             dict(self.name_votes),
             dict(self.aliases),
@@ -414,9 +432,12 @@ class Resolver:
     @classmethod
     def from_state(cls, state: tuple[Any, ...]) -> Resolver:
         """A resolver as :meth:`state` saved it, after a ``finish()``."""
-        long_forms, labels, names, aliases, papers, named, compounds, expanded, entities = state
+        (long_forms, defined, coined, labels, names, aliases, papers, named, compounds, expanded,
+         entities) = state
         r = cls()
         r.long_forms.update((k, Counter(c)) for k, c in long_forms.items())
+        r.defined_in.update(defined)
+        r.coined_in.update(coined)
         r.label_votes.update(labels)
         r.name_votes.update(names)
         r.aliases.update(aliases)

@@ -63,6 +63,27 @@ def test_acronyms_and_variants_merge_across_papers() -> None:
     assert entities["method:foonet"].name == "FooNet" or entities["method:foonet"].name == "foonet"
 
 
+def test_an_acronym_another_paper_coins_is_not_what_this_one_means() -> None:
+    """An undefined "VSR" joins the long form other papers spell it out as, not a name that
+    only the paper proposing it spells out: that name is new there."""
+    coined = "Visual Self-Refine"
+    mentions = {
+        "p0": [
+            mention("VSR", Label.METHOD, Rel.PROPOSES, canonical=coined),
+            mention(coined, Label.METHOD, Rel.PROPOSES, start=20),
+        ],
+        "p1": [mention("VSR", Label.DATASET)],
+    }
+    entities = resolve_entities(mentions)
+    assert entities["method:visual-self-refine"].paper_count == 1
+    assert mentions["p1"][0].entity == "dataset:vsr"
+    # Once another paper spells it out without proposing it, undefined uses join that form.
+    mentions["p2"] = [mention("VSR", Label.TASK, canonical="video super-resolution")]
+    entities = resolve_entities(mentions)
+    assert mentions["p1"][0].entity == mentions["p2"][0].entity != "method:visual-self-refine"
+    assert entities["method:visual-self-refine"].paper_count == 1
+
+
 def test_a_definition_text_is_no_alias() -> None:
     long_form = "graph neural network"
     entities = resolve_entities(
