@@ -218,11 +218,11 @@ class Resolver:
         # in a paper that never spells it out) joins the entity of the defined ones. Not to a
         # name that only the papers proposing it spell out: it is new there, so another paper's
         # "VSR" (video super-resolution) is not the "Visual Self-Refine (VSR)" one paper coins.
-        expand = {}
+        expand: dict[str, str] = {}
         for acr, forms in self.long_forms.items():
-            established = [k for k in forms if not self._coined(acr, k)]
+            established = [(n, k) for k, n in forms.items() if not self._coined(acr, k)]
             if established:
-                expand[acr] = max(established, key=lambda k, forms=forms: (forms[k], k))
+                expand[acr] = max(established)[1]  # the most frequent, then the last key
         # An acronym no abstract defines goes to the long form kg's list gives it ("KL" to "KL
         # divergence", "T2I" to "text-to-image generation"), so it joins that entity.
         self.listed_long_forms = set()
