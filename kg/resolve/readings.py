@@ -567,8 +567,21 @@ def describes(name: str) -> bool:
     (True, False, False)
     >>> describes("learning algorithms"), describes("learning rate")
     (True, False)
+    >>> describes("machine learning models"), describes("machine learning theory")
+    (True, False)
     """
     return bool(name.strip()) and _a_description(name.lower(), resolution_words())
+
+
+def _generic_word(word: str, words: ResolutionWords) -> bool:
+    """Whether a word names nothing of its own: a generic noun, a part any system has or a
+    word that says what kind of thing a name is (singular or plural)."""
+    return (
+        _listed(word, words.generic_nouns)
+        or _listed(word, words.ml_common)
+        or word in KIND_WORDS
+        or singularize(word) in _METHOD_WORDS
+    )
 
 
 def _a_description(phrase: str, words: ResolutionWords) -> bool:
@@ -580,6 +593,14 @@ def _a_description(phrase: str, words: ResolutionWords) -> bool:
         _listed(w, words.generic_nouns) or _listed(w, words.ml_common) for w in content
     ):
         return True
+    # A field or a broad class, then words that name nothing: "machine learning models", "deep
+    # learning algorithms", "neural network architecture", "AI systems" (generic_names.txt);
+    # not an activity ("3D understanding" is a task).
+    for i in range(1, len(content)):
+        if normalize_key(" ".join(content[:i])) in words.generic_names and all(
+            _generic_word(w, words) and w not in words.task_heads for w in content[i:]
+        ):
+            return True
     *modifiers, head = phrase.split()
     # An everyday activity word and a generic noun: "reasoning tasks", "classification
     # problems" (kinds of tasks, :func:`reads_as_task`), "generation process", "training

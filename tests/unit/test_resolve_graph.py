@@ -578,6 +578,15 @@ def test_lone_hyphenated_adjectives_make_no_node() -> None:
     }
 
 
+def test_a_field_then_generic_words_describes() -> None:
+    """"machine learning models", "AI systems": a field or a class and words that name
+    nothing; "3D understanding" and "machine learning theory" say more."""
+    assert concept_nodes(
+        ["machine learning models", "AI systems", "machine learning theory"]
+    ) == {"machine learning theory"}
+    assert _label("3D understanding", label=Label.TASK, papers=2)[0] == Label.TASK
+
+
 def test_rating_words_alone_name_nothing_even_defined() -> None:
     """"high-quality (HQ)" defines an acronym, which makes a name; rating words alone still
     name nothing."""
