@@ -18,6 +18,7 @@ from kg.resolve.words import (
     ResolutionWords,
     known_terms,
     model_families,
+    modifier_acronyms,
     resolution_words,
     with_plurals,
     word_list,
@@ -514,6 +515,8 @@ def worth_a_node(name: str, key: str) -> bool:
     if DESCRIPTIVE.match(name) or PARAMETER_COUNT.fullmatch(key):  # "large-scale", "zero-shot"
         return False
     if only_rating_words(name):  # "high-quality" (even defined: "(HQ)"), "adaptive"
+        return False
+    if key in modifier_acronyms():  # "KV" of "KV cache"
         return False
     if " " in name or "-" in name:
         return key in known_terms() or not _a_description(name.lower(), words)

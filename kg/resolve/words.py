@@ -122,6 +122,17 @@ def acronym_meanings() -> dict[str, tuple[Label, str]]:
 
 
 @lru_cache(maxsize=1)
+def modifier_acronyms() -> frozenset[str]:
+    """The merge keys of ``modifier_acronyms.tsv``: each acronym and its long form.
+
+    >>> sorted(modifier_acronyms())
+    ['ar', 'autoregressive', 'key-value', 'kv']
+    """
+    lines = word_list("modifier_acronyms.tsv")
+    return frozenset(normalize_key(form) for line in lines for form in line.split("\t"))
+
+
+@lru_cache(maxsize=1)
 def model_families() -> frozenset[str]:
     """The lower-cased first words of model names (``model_families.txt``)."""
     return frozenset(w.lower() for w in word_list("model_families.txt"))

@@ -594,6 +594,14 @@ def test_rating_words_alone_name_nothing_even_defined() -> None:
     assert concept_nodes(["high-quality", "Adaptive", "overfitting"]) == {"overfitting"}
 
 
+def test_an_acronym_that_only_modifies_is_no_node() -> None:
+    """"KV" of "KV cache" names no concept alone; the phrase keeps its node."""
+    assert concept_nodes(["KV", "AR", "KV cache", "ODE"]) == {
+        "KV cache",
+        "ordinary differential equation",
+    }
+
+
 def test_ways_of_training_are_methods_and_rated_tasks_descriptions() -> None:
     assert _label("RL training", label=Label.TASK, papers=2)[0] == Label.METHOD
     assert _label("post-training", label=Label.TASK, papers=2)[0] == Label.METHOD
