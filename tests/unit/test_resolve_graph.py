@@ -335,6 +335,7 @@ def test_generic_names_and_lone_letters_are_no_names() -> None:
     assert label_of("GPU") == Label.CONCEPT
     assert label_of("OOD") == Label.CONCEPT
     assert label_of("Machine Learning") == Label.CONCEPT  # a field, not a task
+    assert label_of("PyTorch") == label_of("NeurIPS") == Label.CONCEPT  # a library, a venue
     assert label_of("D") == Label.CONCEPT  # "a data structure D": a variable
     assert label_of("GRPO") == Label.METHOD
     # A generic name before lower-case words makes a kind of thing, not a name.
