@@ -465,10 +465,12 @@ def reads_as_task(key: str, name: str) -> bool:
     """
     lists = resolution_words()
     words = key.split("-")
+    trimmed = False
     while len(words) > 1 and words[-1] in _TASK_WORDS:
         words.pop()
+        trimmed = True
     head = words[-1]
-    if len(words) == 1 and words != key.split("-") and _listed(head, lists.general):
+    if trimmed and len(words) == 1 and _listed(head, lists.general):  # "reasoning tasks"
         return False
     # A gerund after a modifier names an activity too ("object referring", "image captioning"),
     # unless it is a technique's ("prompt tuning", "hard-negative mining").
@@ -494,10 +496,14 @@ def worth_a_node(name: str, key: str) -> bool:
       own;
     * a generic name ("AI", "GPU": ``generic_names.txt``), an ordinary word capitalised at the
       start of a sentence ("Remarkably", "Evaluation"), a lone letter;
-    * a description: words that rate or place (``generic_modifiers.txt``) before an everyday
-      head ("downstream tasks", "prior methods", "theoretical guarantees", "complex reasoning");
-    * a phrase of generic nouns only (``generic_nouns.txt``: "state-of-the-art", "model
-      behavior", "end-to-end framework").
+    * rating words alone ("high-quality", even where an acronym is defined for it), and an
+      acronym written only before what it modifies ("KV" of "KV cache":
+      ``modifier_acronyms.tsv``);
+    * a description (:func:`describes`): words that rate or place (``generic_modifiers.txt``)
+      before an everyday head ("downstream tasks", "prior methods", "complex reasoning"), a
+      phrase of generic nouns only ("state-of-the-art", "model behavior"), an everyday activity
+      before a generic noun ("generation process", "reasoning tasks", "learning algorithms"), a
+      field before words that name nothing ("machine learning models").
 
     A rare word ("overfitting", "sycophancy"), a phrase of a shipped list ("deep learning") and
     any other phrase may be a research concept.
@@ -589,7 +595,9 @@ def _generic_word(word: str, words: ResolutionWords) -> bool:
 
 def _a_description(phrase: str, words: ResolutionWords) -> bool:
     """Whether a lower-cased phrase describes rather than names (:func:`worth_a_node`): its
-    words apart from stop words are generic nouns, hyphenated parts too ("state-of-the-art"),
+    words apart from stop words are generic nouns, hyphenated parts too ("state-of-the-art");
+    a generic name comes before words that name nothing ("machine learning models"); an
+    everyday activity before a generic noun ("generation process");
     or words that rate or place ("real-world") come before an everyday head."""
     content = [w for w in phrase.replace("-", " ").split() if w not in words.stop]
     if content and all(
