@@ -165,9 +165,23 @@ class MentionSelector:
         )
         taken = [False] * len(doc)
         chosen: list[Span] = []
+        # Where each acronym definition starts, by where it ends: the long form the acronym's
+        # letters spell ("Decoupled Reward Policy Optimization (DRPO)").
+        definitions = {c.end: c.start for c in cands if c.kb_id_ == "acronym"}
         for s in cands:
             if any(taken[s.start : s.end]) or self._common_word(s):
                 continue
+            start = definitions.get(s.end, s.start)
+            if (
+                start < s.start
+                and not any(taken[start : s.start])
+                and all(t.is_title or t.text == "-" for t in doc[start : s.start])
+            ):
+                # The recogniser cut a capitalised long form short ("Reward Policy Optimization
+                # (DRPO)"): the definition is the whole of it, or "DRPO" would name another
+                # entity. Capitalised words only: a long form that runs into lower-case words may
+                # be a clause the letters happened to match.
+                s = Span(doc, start, s.end, label=s.label_, kb_id=s.kb_id_)
             label = s.label_
             if label == UNKNOWN:
                 label = self._vote(named_part(s), cands) or str(self.classify(named_part(s).text))

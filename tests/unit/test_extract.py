@@ -115,6 +115,19 @@ def test_an_acronym_of_several_tokens_is_defined_too(extractor: Extractor) -> No
     assert later and later[0].canonical == long_form
 
 
+def test_a_definition_the_recogniser_cut_short_is_its_whole_long_form(
+    extractor: Extractor,
+) -> None:
+    """The recogniser leaves a capitalised adjective out of a name ("Reward Policy Optimization
+    (DRPO)"); the acronym's letters put it back, so that "DRPO" names the proposal; a long
+    form that runs into lower-case words is not trusted so."""
+    text = "We propose Decoupled Reward Policy Optimization (DRPO), a new method. DRPO is fast."
+    mentions = extractor.extract_texts([text])[0]
+    long_form = "Decoupled Reward Policy Optimization"
+    assert f"{long_form} (DRPO)" in [m.text for m in mentions], [m.text for m in mentions]
+    assert {m.canonical for m in mentions if m.text == "DRPO"} == {long_form}
+
+
 def test_a_definition_is_one_mention_and_its_acronym_another(extractor: Extractor) -> None:
     # SciERC annotates "long form ( ACR )" as one span; kg keeps that span, names its entity by
     # the long form, and adds the acronym inside it as a derived mention ("defined").
