@@ -16,7 +16,7 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
 from kg.extract.names import COINED, is_name_like
 from kg.extract.normalize import singularize
-from kg.extract.spans import NAMING_CUES
+from kg.extract.spans import NAME_SOURCES, NAMING_CUES
 from kg.schema import Label, Rel
 
 #: Penn Treebank tags that end a proposal cue's object before a mention: prepositions,
@@ -186,6 +186,58 @@ class RoleAssigner:
                 names.append(m)
         return names
 
+    def _qualifier(self, t: Token, taken: set[int]) -> bool:
+        """Whether a token may be written on to a proposed name: a capitalised word that no
+        mention holds and that abstracts do not use everywhere ("Inverse", "Hard", "Net")."""
+        return (
+            t.i not in taken
+            and t.is_title
+            and t.is_alpha
+            and not t.is_stop
+            and t.lower_ not in self.lexicon.common_words
+        )
+
+    def _mend(
+        self, doc: Doc, name: dict[str, Any], cue_end: int, sent_end: int,
+        mentions: list[dict[str, Any]],
+    ) -> None:
+        """Write a proposed name on over the capitalised words a known name left beside it in
+        the cue's object: "we propose Inverse IFEval", "we introduce ACPBench Hard, a dataset"
+        name new things, not IFEval or ACPBench. Every mention of the cut name in the abstract
+        that the same words surround is mended alike (and so proposed)."""
+        if name["source"] not in NAME_SOURCES or name["canonical"] != name["text"]:
+            return
+        spans = {
+            id(m): doc.char_span(m["start"], m["end"], alignment_mode="expand") for m in mentions
+        }
+        taken = {t.i for span in spans.values() if span is not None for t in span}
+        own = spans[id(name)]
+        if own is None:
+            return
+        before, after = own.start, own.end
+        while before > cue_end and self._qualifier(doc[before - 1], taken):
+            before -= 1
+        while after < sent_end and self._qualifier(doc[after], taken):
+            after += 1
+        left = [t.text for t in doc[before : own.start]]
+        right = [t.text for t in doc[own.end : after]]
+        if not (left or right):
+            return
+        cut = name["text"]  # (the loop mends ``name`` too)
+        for m in mentions:
+            span = spans[id(m)]
+            if span is None or m["text"] != cut or m["canonical"] != cut:
+                continue
+            a, b = span.start - len(left), span.end + len(right)
+            if a < 0 or b > len(doc):
+                continue
+            if [t.text for t in doc[a : span.start]] == left and [
+                t.text for t in doc[span.end : b]
+            ] == right:
+                mended = doc[a:b]
+                m.update(start=mended.start_char, end=mended.end_char, text=mended.text,
+                         canonical=mended.text, token=a)  # fmt: skip
+
     def _assign_roles(self, doc: Doc, mentions: list[dict[str, Any]]) -> None:
         sents = list(doc.sents) if doc.has_annotation("SENT_START") else [doc[:]]
         proposed: set[str] = set()
@@ -204,6 +256,7 @@ class RoleAssigner:
                     if not self._object_of_cue(doc, cue_end, m["token"]):
                         break  # "we propose a simple fix, which beats PPO": PPO is no object
                     for n in self._names_of_object(doc, m, cue_end, mentions):
+                        self._mend(doc, n, cue_end, sent.end, mentions)
                         key = n["canonical"].lower()
                         proposed.add(key)
                         if n["label"] in (str(Label.CONCEPT), str(Label.TASK)):

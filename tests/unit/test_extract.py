@@ -128,6 +128,19 @@ def test_a_definition_the_recogniser_cut_short_is_its_whole_long_form(
     assert {m.canonical for m in mentions if m.text == "DRPO"} == {long_form}
 
 
+def test_a_proposed_name_written_on_a_known_one_is_mended(extractor: Extractor) -> None:
+    """A new name that writes a capitalised word before or after a known one names the new
+    thing, everywhere the abstract writes it: not IFEval, not ACPBench."""
+    text = (
+        "To test this, we propose Inverse IFEval, a benchmark of hard prompts. Models fail "
+        "on Inverse IFEval. We also introduce ACPBench Hard, a dataset of questions."
+    )
+    mentions = extractor.extract_texts([text])[0]
+    names = [m.text for m in mentions if m.role == Rel.PROPOSES]
+    assert names.count("Inverse IFEval") == 2 and "ACPBench Hard" in names, names
+    assert "IFEval" not in [m.text for m in mentions]
+
+
 def test_a_definition_is_one_mention_and_its_acronym_another(extractor: Extractor) -> None:
     # SciERC annotates "long form ( ACR )" as one span; kg keeps that span, names its entity by
     # the long form, and adds the acronym inside it as a derived mention ("defined").
