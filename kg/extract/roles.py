@@ -3,7 +3,9 @@
 A mention becomes PROPOSES when it is the object of a proposal cue ("we propose X", "we
 introduce a novel benchmark, X", "called X") or follows "our" ("our X", "our first technique,
 X"); every other mention keeps its type's default role. A proposed technique is a method, and a
-proposed name is a dataset only when the sentence says benchmark, dataset or corpus.
+proposed name is a dataset only when the sentence says benchmark, dataset or corpus. A known name
+that a cue's object writes on with capitalised words ("we propose Inverse IFEval") is mended to
+the whole new name.
 """
 
 from __future__ import annotations
