@@ -209,13 +209,16 @@ class RoleAssigner:
         that the same words surround is mended alike (and so proposed)."""
         if name["source"] not in NAME_SOURCES or name["canonical"] != name["text"]:
             return
+        own = doc.char_span(name["start"], name["end"], alignment_mode="expand")
+        if own is None or not (
+            (own.start > cue_end and doc[own.start - 1].is_title)
+            or (own.end < sent_end and doc[own.end].is_title)
+        ):
+            return  # nearly every proposed name: no capitalised word beside it
         spans = {
             id(m): doc.char_span(m["start"], m["end"], alignment_mode="expand") for m in mentions
         }
         taken = {t.i for span in spans.values() if span is not None for t in span}
-        own = spans[id(name)]
-        if own is None:
-            return
         before, after = own.start, own.end
         while before > cue_end and self._qualifier(doc[before - 1], taken):
             before -= 1

@@ -30,9 +30,10 @@ _NAME_CHAR = re.compile(r"[A-Z0-9]")
 #: Trailing words that only say "a task" ("code generation tasks"): the head is the word before
 #: (``task_words.txt``).
 _TASK_WORDS = frozenset(word_list("task_words.txt"))
-#: The trailing words of a task phrase that say only "a task" and go from its name, as written.
-_TRAILING_TASK_FORMS = frozenset({"task", "tasks", "problem", "problems"})
+#: The trailing words of a task phrase that say only "a task" and go from its name (merge key,
+#: and as written: a capitalised "Problem" is part of a name).
 _TRAILING_TASK_WORDS = frozenset({"task", "problem"})
+_TRAILING_TASK_FORMS = with_plurals(sorted(_TRAILING_TASK_WORDS))
 #: ... and words that only say "a method" after a technique ("gradient descent algorithm":
 #: ``method_words.txt``).
 _METHOD_WORDS = frozenset(word_list("method_words.txt"))
@@ -582,15 +583,15 @@ def describes(name: str) -> bool:
     return bool(name.strip()) and _a_description(name.lower(), resolution_words())
 
 
+def _generic_noun(word: str, words: ResolutionWords) -> bool:
+    """Whether a word is a generic noun or a part any system has (singular or plural)."""
+    return _listed(word, words.generic_nouns) or _listed(word, words.ml_common)
+
+
 def _generic_word(word: str, words: ResolutionWords) -> bool:
-    """Whether a word names nothing of its own: a generic noun, a part any system has or a
-    word that says what kind of thing a name is (singular or plural)."""
-    return (
-        _listed(word, words.generic_nouns)
-        or _listed(word, words.ml_common)
-        or word in KIND_WORDS
-        or singularize(word) in _METHOD_WORDS
-    )
+    """Whether a word names nothing of its own: a generic noun (:func:`_generic_noun`) or a
+    word that says what kind of thing a name is."""
+    return _generic_noun(word, words) or word in KIND_WORDS or singularize(word) in _METHOD_WORDS
 
 
 def _a_description(phrase: str, words: ResolutionWords) -> bool:
@@ -600,9 +601,7 @@ def _a_description(phrase: str, words: ResolutionWords) -> bool:
     everyday activity before a generic noun ("generation process");
     or words that rate or place ("real-world") come before an everyday head."""
     content = [w for w in phrase.replace("-", " ").split() if w not in words.stop]
-    if content and all(
-        _listed(w, words.generic_nouns) or _listed(w, words.ml_common) for w in content
-    ):
+    if content and all(_generic_noun(w, words) for w in content):
         return True
     # A field or a broad class, then words that name nothing: "machine learning models", "deep
     # learning algorithms", "neural network architecture", "AI systems" (generic_names.txt);

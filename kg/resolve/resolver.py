@@ -134,10 +134,9 @@ class Resolver:
 
     def __init__(self) -> None:
         self.long_forms: dict[str, Counter[str]] = defaultdict(Counter)
-        # The papers that spell each acronym out as each long form, and those of them that
-        # propose it (a name of their own: "a new paradigm named Visual Self-Refine (VSR)").
-        self.defined_in: dict[tuple[str, str], set[str]] = defaultdict(set)
-        self.coined_in: dict[tuple[str, str], set[str]] = defaultdict(set)
+        # (acronym, long form) pairs some paper spells out without proposing the long form: one
+        # that no paper spells out so is coined ("a new paradigm named Visual Self-Refine (VSR)").
+        self.established: set[tuple[str, str]] = set()
         # Labels as plain strings: the state is saved with marshal, and a str Enum does not
         # hash like its value.
         self.label_votes: Counter[tuple[str, str]] = Counter()
@@ -167,6 +166,7 @@ class Resolver:
         labels: list[tuple[str, str]] = []
         names: list[tuple[str, str]] = []
         aliases: list[tuple[str, str]] = []  # besides the names
+        spelled_out: dict[tuple[str, str], bool] = {}  # (acronym, long form) -> proposed here
         # One pass over the mentions; the counters are updated once per paper, in C.
         for m in mentions:
             text = m.text
@@ -175,9 +175,8 @@ class Resolver:
                 acronym = normalize_key(text)
                 long_form = normalize_key(surface)
                 self.long_forms[acronym][long_form] += 1
-                self.defined_in[acronym, long_form].add(paper_id)
-                if m.role is proposes:
-                    self.coined_in[acronym, long_form].add(paper_id)
+                pair = (acronym, long_form)
+                spelled_out[pair] = spelled_out.get(pair, False) or m.role is proposes
                 self.dirty.add(acronym)
             if not key:
                 continue
@@ -197,6 +196,7 @@ class Resolver:
             # A definition's text ("long form (ACR)") is no alias: its two names are.
             if text != surface and "(" not in text:
                 aliases.append((key, clean_surface(text)))
+        self.established.update(pair for pair, proposed in spelled_out.items() if not proposed)
         self.label_votes.update(labels)
         self.name_votes.update(names)
         found = self.aliases
@@ -220,7 +220,7 @@ class Resolver:
         # "VSR" (video super-resolution) is not the "Visual Self-Refine (VSR)" one paper coins.
         expand: dict[str, str] = {}
         for acr, forms in self.long_forms.items():
-            established = [(n, k) for k, n in forms.items() if not self._coined(acr, k)]
+            established = [(n, k) for k, n in forms.items() if (acr, k) in self.established]
             if established:
                 expand[acr] = max(established)[1]  # the most frequent, then the last key
         # An acronym no abstract defines goes to the long form kg's list gives it ("KL" to "KL
@@ -251,11 +251,6 @@ class Resolver:
         pending, self.pending = self.pending, []
         self.assign(m for ms in pending for m in ms)
         return {self.entity_of[k].id: self.entity_of[k] for k in sorted(self.entity_of)}
-
-    def _coined(self, acronym: str, long_form: str) -> bool:
-        """Whether every paper that spells ``acronym`` out as ``long_form`` proposes it."""
-        pair = (acronym, long_form)
-        return self.coined_in.get(pair, set()) >= self.defined_in.get(pair, set())
 
     def _entity(self, key: str, raw: list[str], long_form: bool) -> Entity:
         """The entity of a final key from the votes of the raw keys folded into it."""
@@ -414,8 +409,7 @@ class Resolver:
         """Everything ``finish()`` needs, as plain builtins (for marshal)."""
         return (
             {k: dict(c) for k, c in self.long_forms.items()},
-            dict(self.defined_in),
-            dict(self.coined_in),
+            self.established,
             dict(self.label_votes),
             dict(self.name_votes),
             dict(self.aliases),
@@ -432,12 +426,11 @@ class Resolver:
     @classmethod
     def from_state(cls, state: tuple[Any, ...]) -> Resolver:
         """A resolver as :meth:`state` saved it, after a ``finish()``."""
-        (long_forms, defined, coined, labels, names, aliases, papers, named, compounds, expanded,
+        (long_forms, established, labels, names, aliases, papers, named, compounds, expanded,
          entities) = state
         r = cls()
         r.long_forms.update((k, Counter(c)) for k, c in long_forms.items())
-        r.defined_in.update(defined)
-        r.coined_in.update(coined)
+        r.established = set(established)
         r.label_votes.update(labels)
         r.name_votes.update(names)
         r.aliases.update(aliases)

@@ -592,6 +592,9 @@ def test_rating_words_alone_name_nothing_even_defined() -> None:
     """"high-quality (HQ)" defines an acronym, which makes a name; rating words alone still
     name nothing."""
     assert _label("high-quality", label=Label.METRIC, papers=2)[0] == Label.CONCEPT
+    defined = {"p0": [mention("HQ", Label.METRIC, canonical="high-quality")],
+               "p1": [mention("high-quality", Label.METRIC)]}  # fmt: skip
+    assert [e.label for e in resolve_entities(defined).values()] == [Label.CONCEPT]
     assert concept_nodes(["high-quality", "Adaptive", "overfitting"]) == {"overfitting"}
 
 
