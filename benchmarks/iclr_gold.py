@@ -11,8 +11,9 @@ with aliases, annotated as the guidelines in the ``.md`` beside it say: full nam
 as aliases, broad model classes ("large language models") are concepts and so not listed,
 benchmarks and environments are datasets.
 Entries marked ``uncertain`` are "don't care": a kg entity that matches one is neither a hit nor a
-false positive, and missing one is no miss. ``title_only`` entries are left out (kg extracts from
-the abstract).
+false positive, and missing one is no miss. ``title_only`` entries are left out, and a kg link
+only the title makes (its evidence is the title: :mod:`kg.resolve.titles`) is a hit when it
+matches a gold entity and otherwise not judged: the gold lists what abstracts name.
 
 The graph is the real thing: the whole corpus is built (``kg.build.build``, with the user's
 cache unless ``--no-cache``), or an existing graph file is read (``--graph``), and each sample
@@ -65,6 +66,7 @@ class Item:
     proposes: bool
     keys: frozenset[str]
     uncertain: bool = False
+    title_only: bool = False  # a graph link only the paper's title makes
 
 
 def keys_of(names: list[str]) -> frozenset[str]:
@@ -122,6 +124,7 @@ def graph_items(data: dict[str, Any], urls: set[str]) -> dict[str, list[Item]]:
             ),
         )
         item.proposes |= e["type"] == "PROPOSES"
+        item.title_only = e.get("evidence") == nodes[e["source"]].get("title")
     return {u: list(items.values()) for u, items in found.items()}
 
 
@@ -170,8 +173,11 @@ def score(
         certain = [g for g in gitems if not g.uncertain]
         hit = [g for g in certain if any(ok(g, k) for k in kitems)]
         right = [k for k in kitems if any(ok(g, k) for g in certain)]
-        # a kg entity that matches only an uncertain gold entity is not judged
-        judged = [k for k in kitems if k in right or not any(ok(g, k) for g in gitems)]
+        # a kg entity that matches only an uncertain gold entity is not judged, nor one only
+        # the title names that matches none: the gold lists what abstracts name
+        judged = [
+            k for k in kitems if k in right or not (k.title_only or any(ok(g, k) for g in gitems))
+        ]
         tally.add(len(hit), len(certain), len(right), len(judged))
         for g in certain:
             k = next((k for k in kitems if ok(g, k)), None)

@@ -29,6 +29,7 @@ from kg.resolve.naming import (
     unmark_established_datasets,
     unmark_established_names,
 )
+from kg.resolve.titles import TITLE, link_titles
 from kg.runtime import parallel, paused_gc, start_stages
 from kg.store.file import graph_from_data, write_graph_data
 
@@ -309,6 +310,9 @@ def _read_and_extract(
             if own:
                 mark_own_definitions(mentions[p.id], entities)
             unmark_established_datasets(p, mentions[p.id], entities)
+        # After naming (a title's "NAME: ... for TASK" needs the paper's name), before the
+        # keywords (which link only what nothing else does).
+        link_titles(papers, mentions, entities, stated)
         if keywords:  # after naming: keywords name no paper and propose nothing
             link_keywords(papers, mentions, entities)
     return _Extracted(ingested, mentions, entities, cached, similar, stated)
@@ -397,7 +401,8 @@ def extract_records(
     x = _read_and_extract(inputs, model, strict)
     records = []
     for p in x.ingested.papers:
-        ms = x.mentions[p.id]
+        # What the abstract says, at offsets into it: not the links only the title makes.
+        ms = [m for m in x.mentions[p.id] if m.source != TITLE]
         index = {id(m): i for i, m in enumerate(ms)}
         records.append(
             {
@@ -418,8 +423,13 @@ def extract_records(
                 ],
                 # head and tail: indexes into "mentions" (issue 20's format)
                 "relations": [
-                    {"head": index[id(r.head)], "tail": index[id(r.tail)], "type": r.type,
-                     "evidence": r.evidence, "confidence": r.confidence}
+                    {
+                        "head": index[id(r.head)],
+                        "tail": index[id(r.tail)],
+                        "type": r.type,
+                        "evidence": r.evidence,
+                        "confidence": r.confidence,
+                    }
                     for r in x.stated.relations.get(p.id, ())
                     if id(r.head) in index and id(r.tail) in index
                 ],  # fmt: skip

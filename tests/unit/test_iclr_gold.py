@@ -78,3 +78,14 @@ def test_samples_pool(ig, tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert json.loads(capsys.readouterr().out)["papers"] == 80
     assert ig.main(["--graph", str(graph), "--all", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["papers"] == 360
+
+
+def test_a_link_only_the_title_makes_is_out_of_the_golds_scope(ig) -> None:  # noqa: ANN001
+    gold = {"p": [item(ig, ["video generation"], "Task")]}
+    title_only = item(ig, ["diffusion models"], "Method")
+    title_only.title_only = True
+    found = item(ig, ["Video Generation"], "Task")
+    found.title_only = True
+    got = ig.score(gold, {"p": [found, title_only]}, lenient=False, typed=True)
+    # the title's link that the gold lists is a hit; the one it cannot list is not judged
+    assert (got["recall_micro"], got["precision_micro"]) == (1.0, 1.0)

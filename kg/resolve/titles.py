@@ -1,0 +1,337 @@
+"""Titles as statements: the entities a paper's title names, and the "X for Y" it states.
+
+A title is the sentence an author weighs most, and kg's extraction reads only the abstract: the
+spaCy pipeline is trained on sentence case, and titles are written in title case ("Secure
+Inference for Diffusion Models via Unconditional Scores"). So titles are read here, once the
+corpus is resolved, against what the abstracts of the whole corpus name:
+
+* **Links.** A phrase of the title whose merge key is an entity's, an entity that abstracts
+  name (two papers or more, or this one), links the paper to it, with the title as evidence.
+  In title case, one capitalised word cannot be told from a name ("Reasoning", "Memory"), so
+  a single word counts only when written as a name is ("GRPO", "LoRA", "GPT-4o").
+* **Relations.** ``NAME: ... for TASK`` and ``METHOD for TASK`` state that the paper's
+  contribution is used for the task (``USED_FOR``), as ``TASK via METHOD`` (or ``using``,
+  ``through``, ``with``) states it of the method; a benchmark the title names is used for its
+  task the same way. The head is the title's name, else the entity written just before "for",
+  else the paper's one proposed method or dataset.
+
+Words that open or close a phrase (``TITLE_STOP_WORDS``) never start or end a matched phrase:
+"A Regularization Perspective" is not "regularization".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+
+from kg.extract.lexicon import read_data_lines
+from kg.extract.normalize import normalize_key
+from kg.models import Entity, Mention, Paper, RelationMention, Statements
+from kg.resolve.naming import title_name
+from kg.resolve.readings import worth_a_node
+from kg.resolve.words import word_list
+from kg.schema import DEFAULT_ROLE, ENTITY_REL_TRIPLES, EntityRel, Label, Rel
+
+#: The source of a mention only the title makes (:attr:`kg.models.Mention.source`).
+TITLE = "title"
+#: A relation a title states: as sure as a pattern's in a sentence, a little less than a "we
+#: propose" (titles are terse, and "for" also opens a purpose: "Tricks for ...").
+TITLE_CONFIDENCE = 0.7
+#: Papers whose abstracts must name an entity before a title's phrase links to it: one
+#: abstract's odd typing or span does not spread to every title that shares its words.
+MIN_SUPPORT = 2
+#: The longest phrase looked up, in words.
+MAX_WORDS = 8
+#: Words that never open or close a matched phrase: ``title_stop_words.txt``.
+TITLE_STOP_WORDS = frozenset(word_list("title_stop_words.txt"))
+#: The words after which a title names the method of what it names before them: "Y via X".
+_VIA = frozenset({"via", "using", "through", "with"})
+_HEAD_TYPES = frozenset({Label.METHOD, Label.DATASET})
+#: The words normalize_key drops from the start of a form (it would from a title's phrase).
+_LEADING_WORDS = frozenset(read_data_lines("leading_words.txt"))
+_WORD = re.compile(r"[\w$\\][\w$\\'’+./-]*")
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """An entity a title names: words ``start``..``end`` (exclusive) of its segment."""
+
+    start: int
+    end: int
+    text: str
+    entity: str
+
+
+def title_words(text: str) -> list[str]:
+    """The words of a title segment, trailing dots and hyphens off.
+
+    >>> title_words("KV-Cache Transform Coding for LLMs.")
+    ['KV-Cache', 'Transform', 'Coding', 'for', 'LLMs']
+    """
+    return [w.rstrip(".-") for w in _WORD.findall(text) if w.rstrip(".-")]
+
+
+def written_as_name(word: str) -> bool:
+    """Whether one title word reads as a name whatever the title's case: a capital or a digit
+    after its first letter.
+
+    >>> [written_as_name(w) for w in ("GRPO", "LoRA", "GPT-4o", "Reasoning", "memory", "3D")]
+    [True, True, True, False, False, True]
+    """
+    return len(word) > 1 and (word[1:].lower() != word[1:] or any(c.isdigit() for c in word))
+
+
+#: A title word :func:`span_key` can put together without :func:`normalize_key`: ASCII letters
+#: and digits, single hyphens inside (no dots, no markup).
+_PLAIN = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
+
+
+@lru_cache(maxsize=1 << 16)
+def _word_keys(word: str) -> tuple[str, str, str] | None:
+    """The parts a plain word gives a merge key: inside a phrase, alone, and last of a phrase
+    (singular there when it reads as a plural); None for any other word."""
+    if not _PLAIN.fullmatch(word):
+        return None
+    return word.lower(), normalize_key(word), normalize_key("x " + word)[2:]
+
+
+def span_key(words: list[str], i: int, j: int) -> str:
+    """``normalize_key`` of ``words[i:j]`` joined, put together from each word's parts (a
+    title has a few dozen phrases to look up, and each is new).
+
+    >>> words = title_words("Large Language Models for Code")
+    >>> span_key(words, 0, 3), span_key(words, 4, 5), span_key(words, 2, 3)
+    ('large-language-model', 'code', 'models')
+    """
+    parts = [_word_keys(w) for w in words[i:j]]
+    if any(p is None for p in parts) or words[i].lower() in _LEADING_WORDS:
+        return normalize_key(" ".join(words[i:j]))
+    if j - i == 1:
+        return parts[0][1]  # type: ignore[index]
+    return "-".join([*(p[0] for p in parts[:-1]), parts[-1][2]])  # type: ignore[index]
+
+
+def find_phrases(words: list[str], lookup: Mapping[str, str]) -> list[Phrase]:
+    """The entities ``words`` name, longest first from the left, not overlapping.
+
+    >>> lookup = {"diffusion-model": "concept:dm", "grpo": "method:grpo"}
+    >>> [p.text for p in find_phrases(title_words("GRPO for Diffusion Models"), lookup)]
+    ['GRPO', 'Diffusion Models']
+    >>> find_phrases(title_words("A Diffusion Perspective"), {"diffusion": "m:d"})
+    []
+    """
+    found: list[Phrase] = []
+    i = 0
+    while i < len(words):
+        hit = None
+        if words[i].lower() not in TITLE_STOP_WORDS:
+            for j in range(min(len(words), i + MAX_WORDS), i, -1):
+                if words[j - 1].lower() in TITLE_STOP_WORDS:
+                    continue
+                if j - i == 1 and not written_as_name(words[i]):
+                    break
+                eid = lookup.get(span_key(words, i, j))
+                if eid is not None:
+                    hit = Phrase(i, j, " ".join(words[i:j]), eid)
+                    break
+        if hit is None:
+            i += 1
+        else:
+            found.append(hit)
+            i = hit.end
+    return found
+
+
+class TitleIndex:
+    """The entities of a resolved corpus by the merge keys their mentions have (an acronym's
+    too), for :func:`find_phrases`; a key two entities share is the one more papers name's."""
+
+    def __init__(self, mentions: dict[str, list[Mention]], entities: dict[str, Entity]) -> None:
+        keys: dict[str, set[str]] = {eid: {eid.partition(":")[2]} for eid in entities}
+        for ms in mentions.values():
+            for m in ms:
+                if m.entity in keys and m.key:
+                    keys[m.entity].add(m.key)
+                    if m.canonical and m.canonical != m.text:  # "RAS" of Retrieval-And-...
+                        keys[m.entity].add(normalize_key(m.text))
+        self.entity_of: dict[str, str] = {}
+        self.support = {eid: e.paper_count for eid, e in entities.items()}
+        for eid in sorted(keys):
+            for key in keys[eid]:
+                held = self.entity_of.get(key)
+                if key and (held is None or self.support[eid] > self.support[held]):
+                    self.entity_of[key] = eid
+
+    def known_to(self, linked: Collection[str]) -> _Known:
+        """A look-up of the entities abstracts name in :data:`MIN_SUPPORT` papers or more, and
+        of those in ``linked`` (what the paper's own abstract names)."""
+        return _Known(self, linked)
+
+
+class _Known(Mapping[str, str]):
+    def __init__(self, index: TitleIndex, linked: Collection[str]) -> None:
+        self.index, self.linked = index, linked
+
+    def __getitem__(self, key: str) -> str:
+        eid = self.index.entity_of[key]
+        if self.index.support[eid] < MIN_SUPPORT and eid not in self.linked:
+            raise KeyError(key)
+        return eid
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.index.entity_of)
+
+    def __len__(self) -> int:
+        return len(self.index.entity_of)
+
+
+def link_titles(
+    papers: Iterable[Paper],
+    mentions: dict[str, list[Mention]],
+    entities: dict[str, Entity],
+    stated: Statements,
+) -> None:
+    """Add to ``mentions`` the links only titles make (source :data:`TITLE`) and to ``stated``
+    the relations titles state. Deterministic: papers are read in the order given."""
+    index = TitleIndex(mentions, entities)
+    worth: dict[str, bool] = {}  # entity id -> worth a node, asked once
+    for p in papers:
+        if not p.title:
+            continue
+        ms = mentions.setdefault(p.id, [])
+        first: dict[str, Mention] = {}
+        for m in ms:
+            if m.entity and m.source != "head":
+                first.setdefault(m.entity, m)
+        lookup = index.known_to(first)
+        named = title_name(p.title) or _proposed_name(p.title, ms)
+        segments = [p.title] if named is None else p.title.split(":", 1)
+        phrases: list[tuple[int, list[str], list[Phrase]]] = []
+        for n, segment in enumerate(segments):
+            words = title_words(segment)
+            found = [
+                ph
+                for ph in find_phrases(words, lookup)
+                if _names_a_thing(ph, words, entities[ph.entity], worth)
+            ]
+            phrases.append((n, words, found))
+            for ph in found:
+                if ph.entity not in first:
+                    first[ph.entity] = _title_mention(p.title, ph, entities[ph.entity])
+                    ms.append(first[ph.entity])
+        head_name = None
+        if named is not None:
+            eid = lookup.get(normalize_key(named))
+            head_name = first.get(eid) if eid else None
+        proposed = {m.entity for m in ms if m.role == Rel.PROPOSES and m.type in _HEAD_TYPES}
+        only = first[next(iter(proposed))] if len(proposed) == 1 else None
+        for n, words, found in phrases:
+            if named is not None and n == 0:
+                continue
+            for head, tail in title_relations(words, found, entities, head_name, only):
+                stated.relations.setdefault(p.id, []).append(
+                    RelationMention(
+                        first[head] if isinstance(head, str) else head,
+                        EntityRel.USED_FOR.value,
+                        first[tail],
+                        p.title,
+                        TITLE_CONFIDENCE,
+                        rule=TITLE,
+                    )
+                )
+
+
+def title_relations(
+    words: list[str],
+    found: list[Phrase],
+    entities: dict[str, Entity],
+    named: Mention | None = None,
+    proposed: Mention | None = None,
+) -> list[tuple[str | Mention, str]]:
+    """The (head, tail) ``USED_FOR`` pairs a title segment states: entity ids, or a mention
+    as the head of "... for TASK": the title's ``named`` contribution, else the entity just
+    before "for", else the paper's one ``proposed`` method or dataset.
+
+    >>> from kg.models import Entity
+    >>> ents = {"method:ft": Entity("method:ft", Label.METHOD, "Flow Caching"),
+    ...         "task:vg": Entity("task:vg", Label.TASK, "video generation")}
+    >>> words = title_words("Flow Caching for Video Generation")
+    >>> title_relations(words, find_phrases(words, {"flow-caching": "method:ft",
+    ...     "video-generation": "task:vg"}), ents)
+    [('method:ft', 'task:vg')]
+    """
+    lowered = [w.lower() for w in words]
+    pairs: list[tuple[str | Mention, str]] = []
+    if "for" in lowered:
+        at = lowered.index("for")
+        tail = next((ph for ph in found if at < ph.start <= at + 2), None)
+        before = next((ph for ph in found if ph.end == at), None)
+        head: str | Mention | None = named
+        if head is None and before is not None and entities[before.entity].label in _HEAD_TYPES:
+            head = before.entity
+        if head is None:
+            head = proposed
+        if tail is not None and head is not None:
+            head_id = head if isinstance(head, str) else head.entity
+            if _allowed(entities.get(head_id), entities[tail.entity]):
+                pairs.append((head, tail.entity))
+    at = next((i for i, word in enumerate(lowered) if word in _VIA), None)
+    if at is not None:
+        method = next((ph for ph in found if ph.start == at + 1), None)
+        task = next((ph for ph in reversed(found) if ph.end <= at), None)
+        if (
+            method is not None
+            and task is not None
+            and entities[method.entity].label == Label.METHOD
+            and entities[task.entity].label == Label.TASK
+        ):
+            pairs.append((method.entity, task.entity))
+    return pairs
+
+
+def _names_a_thing(ph: Phrase, words: list[str], entity: Entity, worth: dict[str, bool]) -> bool:
+    """Whether a title phrase names its entity: it ends its noun phrase ("Memory-Efficient" of
+    "Memory-Efficient LLM Fine-Tuning" rates what follows; "LLM" of "LLM Operations" places
+    it), and the entity is worth a node of its own ("low-cost", "unified framework" are not,
+    whatever an abstract typed them)."""
+    if ph.end < len(words) and words[ph.end].lower() not in TITLE_STOP_WORDS:
+        return False
+    if entity.id not in worth:
+        worth[entity.id] = worth_a_node(entity.name, entity.id.partition(":")[2])
+    return worth[entity.id]
+
+
+def _proposed_name(title: str, mentions: list[Mention]) -> str | None:
+    """The part of ``title`` before its colon when it is a name the paper proposes, though it
+    does not read as coined ("Echo: Towards ...")."""
+    head, colon, _ = title.partition(":")
+    key = normalize_key(head.strip())
+    if colon and any(m.role == Rel.PROPOSES and m.key == key for m in mentions):
+        return head.strip()
+    return None
+
+
+def _allowed(head: Entity | None, tail: Entity) -> bool:
+    """Whether the schema allows ``head`` USED_FOR ``tail`` (a method for a model class, a
+    Concept, is not a relation kg keeps)."""
+    return (
+        head is not None
+        and head.id != tail.id
+        and (head.label, EntityRel.USED_FOR, tail.label) in ENTITY_REL_TRIPLES
+    )
+
+
+def _title_mention(title: str, ph: Phrase, entity: Entity) -> Mention:
+    return Mention(
+        start=0,
+        end=0,
+        text=ph.text,
+        type=entity.label,
+        role=DEFAULT_ROLE[entity.label],
+        sentence=title,
+        entity=entity.id,
+        source=TITLE,
+        key=normalize_key(ph.text),
+    )

@@ -1,0 +1,79 @@
+"""Titles as statements (kg.resolve.titles): the links and USED_FOR relations titles make."""
+
+from __future__ import annotations
+
+from kg.graph.assemble import build_graph
+from kg.models import Mention, Paper, Statements
+from kg.resolve.resolver import resolve_entities
+from kg.resolve.titles import TITLE, link_titles
+from kg.schema import Label, Rel
+
+#: What the abstracts of the corpus name: enough papers for each to be known.
+KNOWN = [
+    ("video generation", Label.TASK),
+    ("GRPO", Label.METHOD),
+    ("diffusion models", Label.CONCEPT),
+]
+ABSTRACTS = {
+    "a1": KNOWN,
+    "a2": KNOWN,
+    "a3": [("memory", Label.CONCEPT), ("memory-efficient", Label.CONCEPT)],
+    "a4": [("memory", Label.CONCEPT), ("memory-efficient", Label.CONCEPT)],
+}
+
+
+def _graph(titles: dict[str, str], own: dict[str, list[tuple[str, Label, Rel]]]):  # noqa: ANN202
+    papers = [Paper(id=pid, abstract="", title="") for pid in ABSTRACTS]
+    papers += [Paper(id=pid, abstract="", title=title) for pid, title in titles.items()]
+    mentions = {
+        pid: [Mention(0, len(t), t, label, Rel.USES, f"We use {t}.") for t, label in ms]
+        for pid, ms in ABSTRACTS.items()
+    }
+    for pid in titles:
+        mentions[pid] = [
+            Mention(0, len(t), t, label, role, f"We propose {t}.")
+            for t, label, role in own.get(pid, [])
+        ]
+    entities = resolve_entities(mentions)
+    stated = Statements()
+    link_titles(papers, mentions, entities, stated)
+    return build_graph(papers, mentions, entities, relations=stated.relations), mentions
+
+
+def _links(G, pid: str) -> dict[str, str]:  # noqa: ANN001
+    return {v: d["evidence"] for u, v, d in G.out_edges(pid, data=True) if d["type"] != "IN_TOPIC"}
+
+
+def test_a_title_links_what_abstracts_name_with_the_title_as_evidence() -> None:
+    title = "Secure Inference for Diffusion Models with GRPO"
+    G, mentions = _graph({"p": title}, {})
+    assert _links(G, "p") == {"concept:diffusion-model": title, "method:grpo": title}
+    assert {m.source for m in mentions["p"]} == {TITLE}
+
+
+def test_one_capitalised_word_or_a_modifier_links_nothing() -> None:
+    # "Memory" could be any capitalised title word; "Memory-Efficient" rates what follows.
+    G, _ = _graph({"p": "Memory for Memory-Efficient Training"}, {})
+    assert _links(G, "p") == {}
+
+
+def test_name_for_task_is_used_for_it() -> None:
+    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
+    G, _ = _graph({"p": "FlowX: Fast Sampling for Video Generation"}, own)
+    (edge,) = [d for u, v, d in G.edges(data=True) if d["type"] == "USED_FOR"]
+    assert G.has_edge("method:flowx", "task:video-generation")
+    assert edge["papers"] == ["p"]
+    assert edge["evidence"] == ["FlowX: Fast Sampling for Video Generation"]
+    # the abstract names FlowX: the title adds no second link to it
+    assert _links(G, "p")["method:flowx"] == "We propose FlowX."
+
+
+def test_task_via_method_is_used_for_it() -> None:
+    G, _ = _graph({"p": "Better Video Generation via GRPO"}, {})
+    assert G.has_edge("method:grpo", "task:video-generation")
+
+
+def test_a_title_naming_nothing_known_adds_nothing() -> None:
+    G, mentions = _graph({"p": "Rare Words for Unknown Things"}, {})
+    assert _links(G, "p") == {} and mentions["p"] == []
+    assert not [d for _, _, d in G.edges(data=True) if d["type"] == "USED_FOR"]
