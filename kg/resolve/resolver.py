@@ -230,15 +230,19 @@ class Resolver:
             if acr not in expand and acr in self.papers:
                 expand[acr] = normalize_key(long_form)
                 self.listed_long_forms.add(expand[acr])
+        long_forms = set(expand.values())
+        expand.update(self._written_out(expand))
         old = self.expanded
         # The final keys whose entity may differ: where changed keys go now, and went before
-        # (an acronym whose definitions changed is among the changed keys).
-        changed = self.dirty
+        # (an acronym whose definitions changed is among the changed keys, a phrase whose
+        # written-out form appeared or whose acronym's meaning changed too).
+        changed = self.dirty | {
+            k for k in expand.keys() | old.keys() if expand.get(k) != old.get(k)
+        }
         finals = {expand.get(k, k) for k in changed} | {old.get(k, k) for k in changed}
-        folded: dict[str, list[str]] = defaultdict(list)  # final key → acronyms folded in
+        folded: dict[str, list[str]] = defaultdict(list)  # final key → keys folded in
         for acr, long_form in expand.items():
             folded[long_form].append(acr)
-        long_forms = set(expand.values())
         for key in finals:
             own = [] if key in expand else [key]  # an acronym's own key went to its long form
             raw = [k for k in own + folded.get(key, []) if k in self.papers]
@@ -251,6 +255,24 @@ class Resolver:
         pending, self.pending = self.pending, []
         self.assign(m for ms in pending for m in ms)
         return {self.entity_of[k].id: self.entity_of[k] for k in sorted(self.entity_of)}
+
+    def _written_out(self, expand: dict[str, str]) -> dict[str, str]:
+        """Phrases with an acronym among their words, to the same phrase with the acronym
+        written out, when a mention writes it so: "offline RL" is "offline reinforcement
+        learning", "multimodal LLMs" are "multimodal large language models" (``expand``: the
+        acronyms' keys to their long forms')."""
+        acronyms = {acr: long_form for acr, long_form in expand.items() if "-" not in acr}
+        found: dict[str, str] = {}
+        for key in self.papers:
+            if "-" not in key or key in expand:
+                continue
+            parts = key.split("-")
+            if not any(part in acronyms for part in parts):
+                continue
+            spelled = "-".join(acronyms.get(part, part) for part in parts)
+            if spelled != key and spelled in self.papers and spelled not in expand:
+                found[key] = spelled
+        return found
 
     def _entity(self, key: str, raw: list[str], long_form: bool) -> Entity:
         """The entity of a final key from the votes of the raw keys folded into it."""
@@ -426,8 +448,18 @@ class Resolver:
     @classmethod
     def from_state(cls, state: tuple[Any, ...]) -> Resolver:
         """A resolver as :meth:`state` saved it, after a ``finish()``."""
-        (long_forms, established, labels, names, aliases, papers, named, compounds, expanded,
-         entities) = state
+        (
+            long_forms,
+            established,
+            labels,
+            names,
+            aliases,
+            papers,
+            named,
+            compounds,
+            expanded,
+            entities,
+        ) = state
         r = cls()
         r.long_forms.update((k, Counter(c)) for k, c in long_forms.items())
         r.established = set(established)

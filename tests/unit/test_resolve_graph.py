@@ -685,3 +685,19 @@ def test_an_apposition_after_a_proposed_name_says_what_it_is() -> None:
         "A2D": Label.METHOD,
         "FATE": Label.DATASET,
     }
+
+
+def test_a_phrase_with_an_acronym_joins_the_phrase_written_out() -> None:
+    """ "offline RL" is "offline reinforcement learning" once the corpus defines RL and some
+    paper writes the phrase out; before that it stays its own entity."""
+    rl = mention("RL", Label.TASK, canonical="reinforcement learning")
+    mentions = {
+        "p0": [rl, mention("offline RL", Label.TASK, start=10)],
+        "p1": [mention("offline RL", Label.TASK)],
+    }
+    assert "task:offline-rl" in resolve_entities(mentions)
+    mentions["p2"] = [mention("offline reinforcement learning", Label.CONCEPT)]
+    entities = resolve_entities(mentions)
+    merged = entities["task:offline-reinforcement-learning"]  # the votes decide the type
+    assert merged.paper_count == 3 and "task:offline-rl" not in entities
+    assert {"offline RL", "offline reinforcement learning"} <= {merged.name, *merged.aliases}

@@ -24,6 +24,9 @@ LONG_FORMS = {
 NAMES = [
     "ImageNet", "imagenet", "GRPO", "reward model", "reward models", "Mesa layer",
     "object referring", "accuracy", "Top-1 Accuracy", "diffusion models", "rare idea",
+    # phrases with an acronym, and written out: one entity once both are seen
+    "RAG pipeline", "retrieval-augmented generation pipeline", "LLM agents",
+    "large language model agents", "TTT layers",
 ]
 
 
@@ -158,3 +161,20 @@ def test_resolution_version_is_the_same_in_every_process() -> None:
         for seed in ("1", "2", "3")
     }
     assert len(seen) == 1 and len(seen.pop()) == 16
+
+
+def test_a_phrase_written_out_later_takes_in_the_acronym_phrase() -> None:
+    def one(text: str, canonical: str = "") -> list[Mention]:
+        return [Mention(0, len(text), text, Label.CONCEPT, Rel.USES, "s", canonical or text)]
+
+    corpus = {"a": one("LLM", "large language models"), "b": one("LLM agents")}
+    resolver = Resolver()
+    for pid, ms in corpus.items():
+        resolver.add(pid, ms)
+    assert "concept:llm-agent" in resolver.finish()
+    restored = Resolver.from_state(marshal.loads(marshal.dumps(resolver.state())))
+    corpus["c"] = one("large language model agents")
+    restored.add("c", corpus["c"])
+    entities = restored.finish()
+    assert entities == resolve_entities({pid: [*ms] for pid, ms in corpus.items()})
+    assert "concept:llm-agent" not in entities
