@@ -111,6 +111,49 @@ def listed_names(doc: Doc, chosen: list[Span], taken: list[bool]) -> list[Span]:
     return found
 
 
+def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list[Span]:
+    """``chosen`` with the names listed as examples of a kind of dataset typed Dataset,
+    whatever typed them: "benchmarks including AIME25, RULER, and MATH500", "datasets (e.g.,
+    MNIST)" (``heads``: the dataset heads, singular and plural). A member must be written as a
+    name (a capital or a digit first); the list ends after the member that follows "and" or
+    "or", or at anything that is neither a member nor a comma.
+
+    Why: the recogniser types a benchmark it has not seen by its shape, and a coined name reads
+    as a method (ICLR 2026: about 100 names so listed were Methods, "MLVU", "VideoMME", "POPE").
+    """
+    at = {s.start: i for i, s in enumerate(chosen)}
+    out = list(chosen)
+    for t in doc:
+        if t.lower_ not in heads:
+            continue
+        j = t.i + 1 + (t.i + 1 < len(doc) and doc[t.i + 1].text in {"(", ","})
+        cue = next(
+            (c for c in _EXAMPLE_CUES if [w.lower_ for w in doc[j : j + len(c)]] == list(c)), None
+        )
+        if cue is None:
+            continue
+        j += len(cue) + (j + len(cue) < len(doc) and doc[j + len(cue)].text == ",")
+        last = False
+        while j in at:
+            span = out[at[j]]
+            if span.label_ != str(Label.DATASET) and (
+                span.text[:1].isupper() or span.text[:1].isdigit()
+            ):
+                out[at[j]] = Span(
+                    doc, span.start, span.end, label=str(Label.DATASET), kb_id=span.kb_id_
+                )
+            j = span.end
+            if last:
+                break
+            comma = j < len(doc) and doc[j].text == ","
+            j += comma
+            if j < len(doc) and doc[j].lower_ in {"and", "or"}:
+                j, last = j + 1, True
+            elif not comma:
+                break
+    return out
+
+
 @Language.factory(
     "kg_mentions",
     assigns=["doc._.kg_mentions"],
@@ -134,6 +177,7 @@ class MentionSelector:
     def __init__(self, lexicon: Lexicon, heads: bool = True) -> None:
         self.lexicon = lexicon
         self.heads = heads
+        self.dataset_nouns = frozenset(h + n for h in lexicon.dataset_heads for n in ("", "s"))
 
     # -- typing -----------------------------------------------------------------
     def classify(self, text: str) -> Label:
@@ -191,7 +235,7 @@ class MentionSelector:
             chosen.append(Span(doc, s.start, s.end, label=label, kb_id=s.kb_id_))
         chosen.extend(listed_names(doc, chosen, taken))
         chosen.sort(key=lambda s: s.start)
-        return chosen
+        return listed_datasets(doc, chosen, self.dataset_nouns)
 
     def _common_word(self, span: Span) -> bool:
         """A lone lower-case word that most abstracts use ("training", "images", "reward") is

@@ -258,6 +258,36 @@ def test_a_list_passes_its_type_to_names_nothing_recognised() -> None:
     assert listed_names(doc, [span("DeltaNet", "Task")], [False] * len(doc)) == []
 
 
+def test_names_listed_as_examples_of_benchmarks_are_datasets() -> None:
+    from kg.extract.mentions import listed_datasets
+
+    nlp = load_pipeline()
+    text = (
+        "Across benchmarks including AIME25, RULER, and MATH500, KVTC wins. "
+        "Datasets (e.g., POPE) help with scalability. We use tools such as Foo."
+    )
+    doc = nlp(text)
+
+    def span(phrase: str, label: str) -> Span:
+        start = text.index(phrase)
+        found = doc.char_span(start, start + len(phrase), label=label)
+        assert found is not None
+        return found
+
+    chosen = [
+        span(name, label)
+        for name, label in [
+            ("AIME25", "Method"), ("RULER", "Method"), ("MATH500", "Dataset"), ("KVTC", "Method"),
+            ("POPE", "Method"), ("scalability", "Concept"), ("Foo", "Method"),
+        ]
+    ]  # fmt: skip
+    heads = frozenset({"benchmarks", "datasets"})
+    labels = {s.text: s.label_ for s in listed_datasets(doc, chosen, heads)}
+    assert labels["AIME25"] == labels["RULER"] == labels["POPE"] == "Dataset"
+    # the list ends after its "and" member; a lower-case phrase and other kinds' lists stay
+    assert labels["KVTC"] == labels["Foo"] == "Method" and labels["scalability"] == "Concept"
+
+
 def test_versions_cut_offs_and_comparisons(extractor: Extractor) -> None:
     text = (
         "Our models gain on LongBench-v2 with lower perplexity, and Pass@1 vs. Pass@5 rise "
@@ -271,7 +301,7 @@ def test_versions_cut_offs_and_comparisons(extractor: Extractor) -> None:
 
 
 def test_a_name_written_on_with_capitalised_parts_is_one_name(extractor: Extractor) -> None:
-    """"OSWorld-MCP" is a new benchmark, not its parent "OSWorld"; "-based" only describes."""
+    """ "OSWorld-MCP" is a new benchmark, not its parent "OSWorld"; "-based" only describes."""
     text = (
         "We introduce OSWorld-MCP, a benchmark, and JudgeBench-Pro, an extension of JudgeBench, "
         "and test GPT-4o-based agents."
