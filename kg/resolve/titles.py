@@ -21,8 +21,9 @@ Words that open or close a phrase (``TITLE_STOP_WORDS``) never start or end a ma
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Collection, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -88,8 +89,12 @@ def written_as_name(word: str) -> bool:
 _PLAIN = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
 
 
+#: A plain word's parts of a merge key: inside a phrase, alone, last of a phrase.
+WordKeys = tuple[str, str, str]
+
+
 @lru_cache(maxsize=1 << 16)
-def _word_keys(word: str) -> tuple[str, str, str] | None:
+def _word_keys(word: str) -> WordKeys | None:
     """The parts a plain word gives a merge key: inside a phrase, alone, and last of a phrase
     (singular there when it reads as a plural); None for any other word."""
     if not _PLAIN.fullmatch(word):
@@ -97,42 +102,59 @@ def _word_keys(word: str) -> tuple[str, str, str] | None:
     return word.lower(), normalize_key(word), normalize_key("x " + word)[2:]
 
 
-def span_key(words: list[str], i: int, j: int) -> str:
+def span_key(words: list[str], i: int, j: int, parts: Sequence[WordKeys | None] = ()) -> str:
     """``normalize_key`` of ``words[i:j]`` joined, put together from each word's parts (a
-    title has a few dozen phrases to look up, and each is new).
+    title has a few dozen phrases to look up, and each is new); ``parts``: the words'
+    :func:`_word_keys`, when known.
 
     >>> words = title_words("Large Language Models for Code")
     >>> span_key(words, 0, 3), span_key(words, 4, 5), span_key(words, 2, 3)
     ('large-language-model', 'code', 'models')
     """
-    parts = [_word_keys(w) for w in words[i:j]]
-    if any(p is None for p in parts) or words[i].lower() in _LEADING_WORDS:
+    inner = parts[i:j] if parts else [_word_keys(w) for w in words[i:j]]
+    if any(p is None for p in inner) or words[i].lower() in _LEADING_WORDS:
         return normalize_key(" ".join(words[i:j]))
     if j - i == 1:
-        return parts[0][1]  # type: ignore[index]
-    return "-".join([*(p[0] for p in parts[:-1]), parts[-1][2]])  # type: ignore[index]
+        return inner[0][1]  # type: ignore[index]
+    return "-".join([*(p[0] for p in inner[:-1]), inner[-1][2]])  # type: ignore[index]
 
 
-def find_phrases(words: list[str], lookup: Mapping[str, str]) -> list[Phrase]:
-    """The entities ``words`` name, longest first from the left, not overlapping.
+def find_phrases(
+    words: list[str],
+    lookup: Callable[[str], str | None],
+    starts: Collection[str] | None = None,
+    ends: Collection[str] | None = None,
+) -> list[Phrase]:
+    """The entities ``words`` name, longest first from the left, not overlapping. ``starts``
+    and ``ends``: the first and last words of ``lookup``'s keys, when known; a phrase of plain
+    words whose key would open or close with another word is not looked up.
 
-    >>> lookup = {"diffusion-model": "concept:dm", "grpo": "method:grpo"}
+    >>> lookup = {"diffusion-model": "concept:dm", "grpo": "method:grpo"}.get
     >>> [p.text for p in find_phrases(title_words("GRPO for Diffusion Models"), lookup)]
     ['GRPO', 'Diffusion Models']
-    >>> find_phrases(title_words("A Diffusion Perspective"), {"diffusion": "m:d"})
+    >>> find_phrases(title_words("A Diffusion Perspective"), {"diffusion": "m:d"}.get)
     []
     """
+    parts = [_word_keys(w) for w in words]
     found: list[Phrase] = []
     i = 0
     while i < len(words):
         hit = None
+        first = parts[i]
         if words[i].lower() not in TITLE_STOP_WORDS:
+            opens = starts is None or first is None or first[0].partition("-")[0] in starts
             for j in range(min(len(words), i + MAX_WORDS), i, -1):
                 if words[j - 1].lower() in TITLE_STOP_WORDS:
                     continue
                 if j - i == 1 and not written_as_name(words[i]):
                     break
-                eid = lookup.get(span_key(words, i, j))
+                last = parts[j - 1]
+                if j - i > 1 and last is not None and first is not None:
+                    if not opens:
+                        continue
+                    if ends is not None and last[2].rpartition("-")[2] not in ends:
+                        continue
+                eid = lookup(span_key(words, i, j, parts))
                 if eid is not None:
                     hit = Phrase(i, j, " ".join(words[i:j]), eid)
                     break
@@ -145,46 +167,37 @@ def find_phrases(words: list[str], lookup: Mapping[str, str]) -> list[Phrase]:
 
 
 class TitleIndex:
-    """The entities of a resolved corpus by the merge keys their mentions have (an acronym's
-    too), for :func:`find_phrases`; a key two entities share is the one more papers name's."""
+    """The entities abstracts name in :data:`MIN_SUPPORT` papers or more, by the merge keys
+    their mentions have (an acronym's too), for :func:`find_phrases`; a key two entities share
+    is the one more papers name's. ``starts`` and ``ends``: the first and last words of every
+    mention's key."""
 
     def __init__(self, mentions: dict[str, list[Mention]], entities: dict[str, Entity]) -> None:
-        keys: dict[str, set[str]] = {eid: {eid.partition(":")[2]} for eid in entities}
+        self.support = {eid: e.paper_count for eid, e in entities.items()}
+        keys: dict[str, set[str]] = {}
         for ms in mentions.values():
             for m in ms:
-                if m.entity in keys and m.key:
-                    keys[m.entity].add(m.key)
-                    if m.canonical and m.canonical != m.text:  # "RAS" of Retrieval-And-...
-                        keys[m.entity].add(normalize_key(m.text))
+                if m.key and m.entity in entities:
+                    keys.setdefault(m.entity, {m.entity.partition(":")[2]}).update(mention_keys(m))
         self.entity_of: dict[str, str] = {}
-        self.support = {eid: e.paper_count for eid, e in entities.items()}
         for eid in sorted(keys):
+            if self.support[eid] < MIN_SUPPORT:
+                continue
             for key in keys[eid]:
                 held = self.entity_of.get(key)
                 if key and (held is None or self.support[eid] > self.support[held]):
                     self.entity_of[key] = eid
-
-    def known_to(self, linked: Collection[str]) -> _Known:
-        """A look-up of the entities abstracts name in :data:`MIN_SUPPORT` papers or more, and
-        of those in ``linked`` (what the paper's own abstract names)."""
-        return _Known(self, linked)
+        every = set().union(*keys.values()) if keys else set()
+        self.starts = frozenset(key.partition("-")[0] for key in every)
+        self.ends = frozenset(key.rpartition("-")[2] for key in every)
 
 
-class _Known(Mapping[str, str]):
-    def __init__(self, index: TitleIndex, linked: Collection[str]) -> None:
-        self.index, self.linked = index, linked
-
-    def __getitem__(self, key: str) -> str:
-        eid = self.index.entity_of[key]
-        if self.index.support[eid] < MIN_SUPPORT and eid not in self.linked:
-            raise KeyError(key)
-        return eid
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self.index.entity_of)
-
-    def __len__(self) -> int:
-        return len(self.index.entity_of)
+def mention_keys(m: Mention) -> tuple[str, ...]:
+    """The merge keys a mention's entity is written with here: its own, and an acronym's
+    ("RAS" of Retrieval-And-Structuring)."""
+    if m.canonical and m.canonical != m.text:
+        return m.key, normalize_key(m.text)
+    return (m.key,)
 
 
 def link_titles(
@@ -205,7 +218,8 @@ def link_titles(
         for m in ms:
             if m.entity and m.source != "head":
                 first.setdefault(m.entity, m)
-        lookup = index.known_to(first)
+        own = {k: m.entity for m in ms if m.entity and m.source != "head" for k in mention_keys(m)}
+        lookup = functools.partial(_either, own, index.entity_of)
         named = title_name(p.title) or _proposed_name(p.title, ms)
         segments = [p.title] if named is None else p.title.split(":", 1)
         phrases: list[tuple[int, list[str], list[Phrase]]] = []
@@ -213,7 +227,7 @@ def link_titles(
             words = title_words(segment)
             found = [
                 ph
-                for ph in find_phrases(words, lookup)
+                for ph in find_phrases(words, lookup, index.starts, index.ends)
                 if _names_a_thing(ph, words, entities[ph.entity], worth)
             ]
             phrases.append((n, words, found))
@@ -223,7 +237,7 @@ def link_titles(
                     ms.append(first[ph.entity])
         head_name = None
         if named is not None:
-            eid = lookup.get(normalize_key(named))
+            eid = lookup(normalize_key(named))
             head_name = first.get(eid) if eid else None
         proposed = {m.entity for m in ms if m.role == Rel.PROPOSES and m.type in _HEAD_TYPES}
         only = first[next(iter(proposed))] if len(proposed) == 1 else None
@@ -259,7 +273,7 @@ def title_relations(
     ...         "task:vg": Entity("task:vg", Label.TASK, "video generation")}
     >>> words = title_words("Flow Caching for Video Generation")
     >>> title_relations(words, find_phrases(words, {"flow-caching": "method:ft",
-    ...     "video-generation": "task:vg"}), ents)
+    ...     "video-generation": "task:vg"}.get), ents)
     [('method:ft', 'task:vg')]
     """
     lowered = [w.lower() for w in words]
@@ -277,10 +291,10 @@ def title_relations(
             head_id = head if isinstance(head, str) else head.entity
             if _allowed(entities.get(head_id), entities[tail.entity]):
                 pairs.append((head, tail.entity))
-    at = next((i for i, word in enumerate(lowered) if word in _VIA), None)
-    if at is not None:
-        method = next((ph for ph in found if ph.start == at + 1), None)
-        task = next((ph for ph in reversed(found) if ph.end <= at), None)
+    via = next((i for i, word in enumerate(lowered) if word in _VIA), None)
+    if via is not None:
+        method = next((ph for ph in found if ph.start == via + 1), None)
+        task = next((ph for ph in reversed(found) if ph.end <= via), None)
         if (
             method is not None
             and task is not None
@@ -289,6 +303,10 @@ def title_relations(
         ):
             pairs.append((method.entity, task.entity))
     return pairs
+
+
+def _either(first: dict[str, str], then: dict[str, str], key: str) -> str | None:
+    return first.get(key) or then.get(key)
 
 
 def _names_a_thing(ph: Phrase, words: list[str], entity: Entity, worth: dict[str, bool]) -> bool:

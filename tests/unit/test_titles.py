@@ -77,3 +77,20 @@ def test_a_title_naming_nothing_known_adds_nothing() -> None:
     G, mentions = _graph({"p": "Rare Words for Unknown Things"}, {})
     assert _links(G, "p") == {} and mentions["p"] == []
     assert not [d for _, _, d in G.edges(data=True) if d["type"] == "USED_FOR"]
+
+
+def test_a_phrase_key_put_together_from_its_words_is_normalize_keys() -> None:
+    from kg.extract.normalize import normalize_key
+    from kg.resolve.titles import span_key, title_words
+
+    titles = [
+        "LLMs Are Few-Shot Learners: Scaling KV-Caches for Diffusion Models",
+        "The Analysis of Bias in GPT-4o and Qwen2.5-7B via Q-Learning Policies",
+        "An Atlas of Series: ImageNet-Sketches, Text-to-Image Models and 3D Gaussians",
+        "Towards Safer α-DPO: e.g. Learning Rates of 0.5 for Processes’ Boxes",
+    ]
+    for title in titles:
+        words = title_words(title)
+        for i in range(len(words)):
+            for j in range(i + 1, len(words) + 1):
+                assert span_key(words, i, j) == normalize_key(" ".join(words[i:j])), words[i:j]
