@@ -325,7 +325,7 @@ def relations_in(
         if relation is not None and (key not in found or found[key][0] > index):
             found[key] = (index, relation)
     relations = sorted((r for _, r in found.values()), key=lambda r: r.head_span)
-    relations = _with_lists(doc, relations, args)
+    relations = _through_examples(_with_lists(doc, relations, args))
     relations += _frame_relations(doc, args, relations, proposed, sentence_of, sentences)
     if model is not None and argued:
         relations += _model_relations(doc, model, args, relations, proposed, sentence_of,
@@ -522,6 +522,35 @@ def _with_lists(doc: Doc, relations: list[Relation], args: list[Arg]) -> list[Re
                 changed: dict[str, Any] = {side: member, "rule": r.rule + "+list"}
                 out.append(replace(r, **changed, head_span=spans[0], tail_span=spans[1],
                                    confidence=round(r.confidence * 0.9, 3)))  # fmt: skip
+    return out
+
+
+#: Relations that hold of a class's examples too, and the rules that give a class examples.
+_PASSED_TO_EXAMPLES = frozenset({"EVALUATED_ON", "USED_FOR"})
+_EXAMPLE_RULES = ("y_such_as_x", "y_examples_in_brackets")
+
+
+def _through_examples(relations: list[Relation]) -> list[Relation]:
+    """``relations`` and what they say of the examples a sentence gives of their tail: "RedSage
+    is evaluated on cybersecurity benchmarks (e.g., CTI-Bench, CyberMetric)" evaluates it on
+    CTI-Bench and CyberMetric, which the sentence says are such benchmarks (IS_A)."""
+    examples: dict[tuple[int, int], list[Relation]] = {}
+    for r in relations:
+        if r.type == "IS_A" and r.rule.startswith(_EXAMPLE_RULES):
+            examples.setdefault(r.tail_span, []).append(r)
+    if not examples:
+        return relations
+    seen = {(r.head_span, r.type, r.tail_span) for r in relations}
+    out = list(relations)
+    for r in relations:
+        if r.type not in _PASSED_TO_EXAMPLES:
+            continue
+        for e in examples.get(r.tail_span, ()):
+            if (r.head_span, r.type, e.head_span) in seen or e.head_span == r.head_span:
+                continue
+            seen.add((r.head_span, r.type, e.head_span))
+            out.append(replace(r, tail=e.head, tail_span=e.head_span, rule=r.rule + "+examples",
+                               confidence=round(r.confidence * 0.9, 3)))  # fmt: skip
     return out
 
 

@@ -113,6 +113,18 @@ def test_a_list_shares_the_relation(nlp: Language) -> None:
         assert (name, "IS_A", "methods") in got
 
 
+def test_evaluated_on_a_class_is_evaluated_on_its_examples(nlp: Language) -> None:
+    got = found(
+        nlp,
+        "RedSage is further evaluated on established cybersecurity benchmarks (e.g., CTI-Bench, "
+        "CyberMetric, SECURE) and on general LLM benchmarks.",
+    )
+    assert ("RedSage", "EVALUATED_ON", "established cybersecurity benchmarks") in got
+    for name in ("CTI-Bench", "CyberMetric", "SECURE"):
+        assert ("RedSage", "EVALUATED_ON", name) in got
+        assert (name, "IS_A", "established cybersecurity benchmarks") in got
+
+
 def test_relations_stay_inside_a_sentence(nlp: Language) -> None:
     assert not found(nlp, "We train FooNet. For protein folding, data is scarce.") & {
         ("FooNet", "USED_FOR", "protein folding")
