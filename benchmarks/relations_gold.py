@@ -29,7 +29,8 @@ found by its id: the paper node's id, its ``url``, or the OpenReview forum id in
   REPORTS link). One matches a gold result when its ``number`` equals the gold number to the
   precision written in the gold ``value`` (both taken unsigned: "+6.7 points" is 6.7, and so is a
   reduction stored as -6.7) and, when the gold names a dataset, one of the result's ON_DATASET
-  entities matches it leniently.
+  or FOR_TASK entities matches it leniently (the guidelines let an evaluation task stand where
+  a dataset would: "+11.53% on visual search").
 
 Matching is one-to-one (a maximum matching per paper), so two predictions of one gold item give
 one hit and one false positive. Figures are micro-averaged over papers, per year in the gold
@@ -297,7 +298,7 @@ def graph_results(
     G: nx.MultiDiGraph, papers: set[str] | None = None, entities: Entities | None = None
 ) -> dict[str, list[PredResult]]:
     """Paper node id → its Result nodes (``paper`` attribute or a REPORTS link), with the
-    entities their ON_DATASET and FOR_METHOD links point to."""
+    entities their ON_DATASET / FOR_TASK and FOR_METHOD links point to."""
     entity = entities or Entities(G)
     found: dict[str, list[PredResult]] = {}
     for node, attrs in G.nodes(data=True):
@@ -321,7 +322,8 @@ def graph_results(
             evidence=_first(attrs.get("evidence")),
         )
         for _, target, a in G.out_edges(node, data=True):
-            if a.get(TYPE_ATTR) == ResultRel.ON_DATASET.value:
+            # what it was measured on: a dataset, or a task the gold names in its place
+            if a.get(TYPE_ATTR) in (ResultRel.ON_DATASET.value, ResultRel.FOR_TASK.value):
                 res.datasets.append(entity(target))
             elif a.get(TYPE_ATTR) == ResultRel.FOR_METHOD.value:
                 res.methods.append(entity(target))

@@ -202,6 +202,16 @@ def test_a_right_prediction_turns_a_miss_into_a_hit(
     assert counts(g26["results"]) == (3, 4, 4)  # one of its datasets is the gold's; 52.13 stays FP
 
 
+def test_a_task_the_result_is_measured_on_stands_for_the_gold_dataset(
+    rg: ModuleType, files: tuple[Path, Path]
+) -> None:
+    G = build_graph()
+    G.add_node("task:mm-vet", label="Task", name="MM-Vet", aliases=[])
+    G.add_edge("result:2", "task:mm-vet", key="FOR_TASK", type="FOR_TASK")
+    g26 = rg.score(rg.read_gold(files[1]), G)["groups"]["2026"]
+    assert counts(g26["results"]) == (3, 4, 4)  # as with the dataset itself
+
+
 def test_main_prints_json_and_errors(
     rg: ModuleType, files: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
