@@ -216,9 +216,14 @@ def link_titles(
         ms = mentions.setdefault(p.id, [])
         first: dict[str, Mention] = {}
         for m in ms:
-            if m.entity and m.source != "head":
+            if m.entity in entities and m.source != "head":
                 first.setdefault(m.entity, m)
-        own = {k: m.entity for m in ms if m.entity and m.source != "head" for k in mention_keys(m)}
+        own = {
+            k: m.entity
+            for m in ms
+            if m.entity in first and m.source != "head"
+            for k in mention_keys(m)
+        }
         lookup = functools.partial(_either, own, index.entity_of)
         named = title_name(p.title) or _proposed_name(p.title, ms)
         segments = [p.title] if named is None else p.title.split(":", 1)
