@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
-from spacy.tokens import Span
+from spacy.tokens import Doc, Span
 
 from kg.extract.extractor import Extractor
 from kg.extract.pipeline import load_pipeline
@@ -235,6 +236,14 @@ def test_a_recognised_span_ends_before_its_verb_and_splits_into_coordinated_name
     ]
 
 
+def _span_of(doc: Doc, phrase: str, label: str) -> Span:
+    """The span of ``doc`` that ``phrase`` (its first occurrence) covers, with ``label``."""
+    start = doc.text.index(phrase)
+    found = doc.char_span(start, start + len(phrase), label=label)
+    assert found is not None
+    return found
+
+
 def test_a_list_passes_its_type_to_names_nothing_recognised() -> None:
     from kg.extract.mentions import listed_names
 
@@ -242,11 +251,7 @@ def test_a_list_passes_its_type_to_names_nothing_recognised() -> None:
     text = "Models such as DeltaNet, Mamba or xLSTM. We beat sampling methods such as Best-of-N."
     doc = nlp(text)
 
-    def span(phrase: str, label: str) -> Span:
-        start = text.index(phrase)
-        found = doc.char_span(start, start + len(phrase), label=label)
-        assert found is not None
-        return found
+    span = functools.partial(_span_of, doc)
 
     chosen = [span("DeltaNet", "Method"), span("sampling methods", "Method")]
     taken = [False] * len(doc)
@@ -268,11 +273,7 @@ def test_names_listed_as_examples_of_benchmarks_are_datasets() -> None:
     )
     doc = nlp(text)
 
-    def span(phrase: str, label: str) -> Span:
-        start = text.index(phrase)
-        found = doc.char_span(start, start + len(phrase), label=label)
-        assert found is not None
-        return found
+    span = functools.partial(_span_of, doc)
 
     chosen = [
         span(name, label)
