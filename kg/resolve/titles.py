@@ -9,11 +9,11 @@ corpus is resolved, against what the abstracts of the whole corpus name:
   name (two papers or more, or this one), links the paper to it, with the title as evidence.
   In title case, one capitalised word cannot be told from a name ("Reasoning", "Memory"), so
   a single word counts only when written as a name is ("GRPO", "LoRA", "GPT-4o").
-* **Relations.** ``NAME: ... for TASK`` and ``METHOD for TASK`` state that the paper's
-  contribution is used for the task (``USED_FOR``), as ``TASK via METHOD`` (or ``using``,
-  ``through``, ``with``) states it of the method; a benchmark the title names is used for its
-  task the same way. The head is the title's name, else the entity written just before "for",
-  else the paper's one proposed method or dataset.
+* **Relations.** ``NAME: ... for TASK``, ``NAME: Towards TASK`` and ``METHOD for TASK``
+  state that the paper's contribution is used for the task (``USED_FOR``), as ``TASK via
+  METHOD`` (or ``using``, ``through``, ``with``) states it of the method; a benchmark the
+  title names is used for its task the same way. The head is the title's name, else the
+  entity written just before "for", else the paper's one proposed method or dataset.
 
 Words that open or close a phrase (``TITLE_STOP_WORDS``) never start or end a matched phrase:
 "A Regularization Perspective" is not "regularization".
@@ -49,6 +49,9 @@ MAX_WORDS = 8
 TITLE_STOP_WORDS = frozenset(word_list("title_stop_words.txt"))
 #: The words after which a title names the method of what it names before them: "Y via X".
 _VIA = frozenset({"via", "using", "through", "with"})
+#: The words after which a title names what its contribution is for, the first found first:
+#: "X for Y", "NAME: Towards Y".
+_PURPOSE = ("for", "towards", "toward")
 _HEAD_TYPES = frozenset({Label.METHOD, Label.DATASET})
 #: The words normalize_key drops from the start of a form (it would from a title's phrase).
 _LEADING_WORDS = frozenset(read_data_lines("leading_words.txt"))
@@ -283,8 +286,8 @@ def title_relations(
     """
     lowered = [w.lower() for w in words]
     pairs: list[tuple[str | Mention, str]] = []
-    if "for" in lowered:
-        at = lowered.index("for")
+    at = next((lowered.index(word) for word in _PURPOSE if word in lowered), None)
+    if at is not None:
         tail = next((ph for ph in found if at < ph.start <= at + 2), None)
         before = next((ph for ph in found if ph.end == at), None)
         head: str | Mention | None = named

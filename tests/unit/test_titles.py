@@ -68,6 +68,15 @@ def test_name_for_task_is_used_for_it() -> None:
     assert _links(G, "p")["method:flowx"] == "We propose FlowX."
 
 
+def test_name_towards_task_is_used_for_it_and_for_comes_first() -> None:
+    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
+    G, _ = _graph({"p": "FlowX: Towards Video Generation"}, own)
+    assert G.has_edge("method:flowx", "task:video-generation")
+    # with both, "for" says what it is for: GRPO (before "for") for video generation
+    G, _ = _graph({"p": "Towards Scalable GRPO for Video Generation"}, {})
+    assert G.has_edge("method:grpo", "task:video-generation")
+
+
 def test_task_via_method_is_used_for_it() -> None:
     G, _ = _graph({"p": "Better Video Generation via GRPO"}, {})
     assert G.has_edge("method:grpo", "task:video-generation")
