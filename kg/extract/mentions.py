@@ -15,6 +15,7 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.benchmark_lists import EXAMPLE_CUES, listed_datasets, scored_datasets
 from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
 from kg.extract.names import COINED, PROPN_LIKE
 from kg.extract.normalize import balanced_prefix, singularize
@@ -38,9 +39,6 @@ if not Doc.has_extension("kg_mentions"):
 
 #: Words between members of a list ("DeltaNet, Mamba or xLSTM").
 _LIST_JOINS = frozenset({",", "or", "and", "/"})
-#: Words that introduce examples of what comes before them ("methods such as Best-of-N"), each
-#: cue as its tokens: ``example_cues.txt``.
-_EXAMPLE_CUES = tuple(tuple(cue.split()) for cue in read_data_lines("example_cues.txt"))
 #: Types whose members a list passes on: a list of names names things of one type.
 _LISTED_TYPES = frozenset({str(Label.METHOD), str(Label.DATASET), str(Label.METRIC)})
 _STOP_END = frozenset({",", ".", ";", ":", "(", ")", "[", "]"})
@@ -103,55 +101,12 @@ def listed_names(doc: Doc, chosen: list[Span], taken: list[bool]) -> list[Span]:
                 if b == 0 or doc[b - 1].text in _LIST_JOINS or doc[b - 1].lower_ in {"as", "("}:
                     add(b, label)
         j = e + (e < len(doc) and doc[e].text == ",")
-        for cue in _EXAMPLE_CUES:
+        for cue in EXAMPLE_CUES:
             if [t.lower_ for t in doc[j : j + len(cue)]] == list(cue):
                 first = j + len(cue)
                 add(first + (first < len(doc) and doc[first].text == ","), label)
                 break
     return found
-
-
-def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list[Span]:
-    """``chosen`` with the names listed as examples of a kind of dataset typed Dataset,
-    whatever typed them: "benchmarks including AIME25, RULER, and MATH500", "datasets (e.g.,
-    MNIST)" (``heads``: the dataset heads, singular and plural). A member must be written as a
-    name (a capital or a digit first); the list ends after the member that follows "and" or
-    "or", or at anything that is neither a member nor a comma.
-
-    Why: the recogniser types a benchmark it has not seen by its shape, and a coined name reads
-    as a method (ICLR 2026: about 100 names so listed were Methods, "MLVU", "VideoMME", "POPE").
-    """
-    at = {s.start: i for i, s in enumerate(chosen)}
-    out = list(chosen)
-    for t in doc:
-        if t.lower_ not in heads:
-            continue
-        j = t.i + 1 + (t.i + 1 < len(doc) and doc[t.i + 1].text in {"(", ","})
-        cue = next(
-            (c for c in _EXAMPLE_CUES if [w.lower_ for w in doc[j : j + len(c)]] == list(c)), None
-        )
-        if cue is None:
-            continue
-        j += len(cue) + (j + len(cue) < len(doc) and doc[j + len(cue)].text == ",")
-        last = False
-        while j in at:
-            span = out[at[j]]
-            if span.label_ != str(Label.DATASET) and (
-                span.text[:1].isupper() or span.text[:1].isdigit()
-            ):
-                out[at[j]] = Span(
-                    doc, span.start, span.end, label=str(Label.DATASET), kb_id=span.kb_id_
-                )
-            j = span.end
-            if last:
-                break
-            comma = j < len(doc) and doc[j].text == ","
-            j += comma
-            if j < len(doc) and doc[j].lower_ in {"and", "or"}:
-                j, last = j + 1, True
-            elif not comma:
-                break
-    return out
 
 
 @Language.factory(
@@ -235,7 +190,7 @@ class MentionSelector:
             chosen.append(Span(doc, s.start, s.end, label=label, kb_id=s.kb_id_))
         chosen.extend(listed_names(doc, chosen, taken))
         chosen.sort(key=lambda s: s.start)
-        return listed_datasets(doc, chosen, self.dataset_nouns)
+        return scored_datasets(doc, listed_datasets(doc, chosen, self.dataset_nouns))
 
     def _common_word(self, span: Span) -> bool:
         """A lone lower-case word that most abstracts use ("training", "images", "reward") is

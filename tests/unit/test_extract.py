@@ -264,7 +264,7 @@ def test_a_list_passes_its_type_to_names_nothing_recognised() -> None:
 
 
 def test_names_listed_as_examples_of_benchmarks_are_datasets() -> None:
-    from kg.extract.mentions import listed_datasets
+    from kg.extract.benchmark_lists import listed_datasets
 
     nlp = load_pipeline()
     text = (
@@ -287,6 +287,34 @@ def test_names_listed_as_examples_of_benchmarks_are_datasets() -> None:
     assert labels["AIME25"] == labels["RULER"] == labels["POPE"] == "Dataset"
     # the list ends after its "and" member; a lower-case phrase and other kinds' lists stay
     assert labels["KVTC"] == labels["Foo"] == "Method" and labels["scalability"] == "Concept"
+
+
+def test_names_listed_after_a_bracket_or_scored_on_are_datasets() -> None:
+    from kg.extract.benchmark_lists import listed_datasets, scored_datasets
+
+    nlp = load_pipeline()
+    text = (
+        "Across ten benchmarks (TextVQA, MMMU, and BLINK), it helps. "
+        "It reaches 36.2% accuracy on BrowseComp and HLE, with experiments on HICO-DET. "
+        "We deploy it on Jetson and run 3x faster on A100."
+    )
+    doc = nlp(text)
+    span = functools.partial(_span_of, doc)
+    chosen = [
+        span(name, label)
+        for name, label in [
+            ("TextVQA", "Method"), ("MMMU", "Method"), ("BLINK", "Method"),
+            ("BrowseComp", "Method"), ("HLE", "Method"), ("HICO-DET", "Method"),
+            ("Jetson", "Method"), ("A100", "Method"),
+        ]
+    ]  # fmt: skip
+    heads = frozenset({"benchmarks"})
+    labels = {s.text: s.label_ for s in scored_datasets(doc, listed_datasets(doc, chosen, heads))}
+    assert {n for n, label in labels.items() if label == "Dataset"} == {
+        "TextVQA", "MMMU", "BLINK", "BrowseComp", "HLE", "HICO-DET",
+    }  # fmt: skip
+    # no score before "on" (a factor is none), no experiment noun: the names keep their type
+    assert labels["Jetson"] == labels["A100"] == "Method"
 
 
 def test_versions_cut_offs_and_comparisons(extractor: Extractor) -> None:

@@ -1,0 +1,117 @@
+"""Names that a sentence says are datasets, whatever the recogniser typed them.
+
+The recogniser types a benchmark it has not seen by its shape, and a coined name ("MMVP",
+"BrowseComp", "HICO-DET") reads as a method. Where a sentence puts names, these rules type
+them Dataset, with the members of their list:
+
+* as examples of a kind of dataset: "benchmarks including AIME25, RULER, and MATH500",
+  "datasets (e.g., MNIST)", "ten benchmarks (TextVQA, GQA, MMMU)", "environments: ALFWorld and
+  WebShop" (``heads``: the dataset heads, :func:`listed_datasets`);
+* as what a score is reported on or experiments are run on: "36.2% on BrowseComp and 47.3%
+  on BrowseComp-ZH", "+7.3 pp on BRUMO", "Extensive experiments on HICO-DET and V-COCO"
+  (``score_words.txt``, ``experiment_nouns.txt``; :func:`scored_datasets`).
+
+A member must be written as a name (a capital or a digit first); a list ends after the member
+that follows "and" or "or", or at anything that is neither a member nor a comma.
+"""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Span
+
+from kg.extract.lexicon import read_data_lines
+from kg.schema import Label
+
+#: Words that introduce examples of what comes before them ("benchmarks such as MMLU"), each
+#: cue as its tokens: ``example_cues.txt``.
+EXAMPLE_CUES = tuple(tuple(cue.split()) for cue in read_data_lines("example_cues.txt"))
+#: Tokens a reported score ends with, before "on": "36.2 %", "7.3 pp", "2 points".
+_SCORE_WORDS = frozenset(read_data_lines("score_words.txt"))
+#: Nouns of running a method on data: "experiments on X", "results on X".
+_EXPERIMENT_NOUNS = frozenset(read_data_lines("experiment_nouns.txt"))
+#: Words a score may be followed by before "on": "36.2% accuracy on X", "2.0% gains on X".
+_BETWEEN = 2
+_DATASET = str(Label.DATASET)
+_NOT_DATASETS = frozenset(str(label) for label in Label) - {_DATASET}
+
+
+def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list[Span]:
+    """``chosen`` with the names listed as examples of a kind of dataset typed Dataset: after
+    a dataset head (``heads``, singular and plural), an example cue ("including", "such as",
+    "e.g."), a bracket or a colon, then the list.
+
+    Why: ICLR 2026 abstracts list about 100 benchmarks so that the recogniser typed Methods
+    ("MLVU", "VideoMME", "POPE"); a bracket or a colon opens such a list in 71 abstracts.
+    """
+    at = {s.start: i for i, s in enumerate(chosen)}
+    out = list(chosen)
+    for t in doc:
+        if t.lower_ not in heads:
+            continue
+        opener = t.i + 1 < len(doc) and doc[t.i + 1].text in {"(", ",", ":"}
+        j = t.i + 1 + opener
+        cue = next(
+            (c for c in EXAMPLE_CUES if [w.lower_ for w in doc[j : j + len(c)]] == list(c)), None
+        )
+        if cue is not None:
+            j += len(cue) + (j + len(cue) < len(doc) and doc[j + len(cue)].text == ",")
+        elif not (opener and doc[t.i + 1].text in {"(", ":"}):
+            continue
+        _type_list(doc, out, at, j, _NOT_DATASETS)
+    return out
+
+
+def scored_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
+    """``chosen`` with the names a sentence reports a score on, or runs experiments on, typed
+    Dataset (a Method only: a name typed otherwise keeps its type): "<number> % [word word] on
+    NAME, NAME and NAME", "<experiment noun> on NAME".
+
+    Why: a score is reported on a benchmark ("A^2FM achieves 13.4% on BrowseComp"), and in
+    129 ICLR 2026 abstracts a name follows such a score; experiments run "on" a name in 166.
+    The recogniser typed "BrowseComp", "MMVP", "HICO-DET", "SVAMP" Methods there.
+    """
+    at = {s.start: i for i, s in enumerate(chosen)}
+    out = list(chosen)
+    for t in doc:
+        if t.lower_ != "on" or t.i + 1 >= len(doc):
+            continue
+        j = t.i + 1 + (doc[t.i + 1].lower_ == "the")
+        if j not in at or not _after_a_score(doc, t.i):
+            continue
+        _type_list(doc, out, at, j, frozenset({str(Label.METHOD)}))
+    return out
+
+
+def _after_a_score(doc: Doc, on: int) -> bool:
+    """Whether the "on" at token ``on`` follows a score ("13.4 %", "7.3 pp", up to
+    :data:`_BETWEEN` words before it) or an experiment noun ("experiments on")."""
+    if on > 0 and doc[on - 1].lower_ in _EXPERIMENT_NOUNS:
+        return True
+    for k in range(on - 1, max(-1, on - 2 - _BETWEEN), -1):
+        tok = doc[k]
+        if tok.lower_ in _SCORE_WORDS and k > 0 and doc[k - 1].like_num:
+            return True
+        if not tok.is_alpha:
+            return False
+    return False
+
+
+def _type_list(
+    doc: Doc, out: list[Span], at: dict[int, int], j: int, kinds: frozenset[str]
+) -> None:
+    """Type Dataset the names of ``kinds`` in the list that starts at token ``j`` (``out``
+    holds the mentions, ``at`` their index by first token), in place."""
+    last = False
+    while j in at:
+        span = out[at[j]]
+        if span.label_ in kinds and (span.text[:1].isupper() or span.text[:1].isdigit()):
+            out[at[j]] = Span(doc, span.start, span.end, label=_DATASET, kb_id=span.kb_id_)
+        j = span.end
+        if last:
+            break
+        comma = j < len(doc) and doc[j].text == ","
+        j += comma
+        if j < len(doc) and doc[j].lower_ in {"and", "or"}:
+            j, last = j + 1, True
+        elif not comma:
+            break
