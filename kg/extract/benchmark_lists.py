@@ -41,7 +41,8 @@ def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list
     "e.g."), a bracket or a colon, then the list.
 
     Why: ICLR 2026 abstracts list about 100 benchmarks so that the recogniser typed Methods
-    ("MLVU", "VideoMME", "POPE"); a bracket or a colon opens such a list in 71 abstracts.
+    ("MLVU", "VideoMME", "POPE"); a dataset noun, then a bracket or a colon, opens a list of
+    names in about 70.
     """
     at = {s.start: i for i, s in enumerate(chosen)}
     out = list(chosen)

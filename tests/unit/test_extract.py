@@ -263,53 +263,40 @@ def test_a_list_passes_its_type_to_names_nothing_recognised() -> None:
     assert listed_names(doc, [span("DeltaNet", "Task")], [False] * len(doc)) == []
 
 
-def test_names_listed_as_examples_of_benchmarks_are_datasets() -> None:
-    from kg.extract.benchmark_lists import listed_datasets
+def _dataset_labels(text: str, typed: list[tuple[str, str]]) -> dict[str, str]:
+    """Each phrase's label after kg_mentions' dataset rules, given the labels it came with."""
+    from kg.extract.benchmark_lists import listed_datasets, scored_datasets
 
-    nlp = load_pipeline()
+    doc = load_pipeline()(text)
+    chosen = [_span_of(doc, phrase, label) for phrase, label in typed]
+    heads = frozenset({"benchmarks", "datasets"})
+    return {s.text: s.label_ for s in scored_datasets(doc, listed_datasets(doc, chosen, heads))}
+
+
+def test_names_listed_as_examples_of_benchmarks_are_datasets() -> None:
     text = (
         "Across benchmarks including AIME25, RULER, and MATH500, KVTC wins. "
         "Datasets (e.g., POPE) help with scalability. We use tools such as Foo."
     )
-    doc = nlp(text)
-
-    span = functools.partial(_span_of, doc)
-
-    chosen = [
-        span(name, label)
-        for name, label in [
-            ("AIME25", "Method"), ("RULER", "Method"), ("MATH500", "Dataset"), ("KVTC", "Method"),
-            ("POPE", "Method"), ("scalability", "Concept"), ("Foo", "Method"),
-        ]
-    ]  # fmt: skip
-    heads = frozenset({"benchmarks", "datasets"})
-    labels = {s.text: s.label_ for s in listed_datasets(doc, chosen, heads)}
+    labels = _dataset_labels(text, [
+        ("AIME25", "Method"), ("RULER", "Method"), ("MATH500", "Dataset"), ("KVTC", "Method"),
+        ("POPE", "Method"), ("scalability", "Concept"), ("Foo", "Method"),
+    ])  # fmt: skip
     assert labels["AIME25"] == labels["RULER"] == labels["POPE"] == "Dataset"
     # the list ends after its "and" member; a lower-case phrase and other kinds' lists stay
     assert labels["KVTC"] == labels["Foo"] == "Method" and labels["scalability"] == "Concept"
 
 
 def test_names_listed_after_a_bracket_or_scored_on_are_datasets() -> None:
-    from kg.extract.benchmark_lists import listed_datasets, scored_datasets
-
-    nlp = load_pipeline()
     text = (
         "Across ten benchmarks (TextVQA, MMMU, and BLINK), it helps. "
         "It reaches 36.2% accuracy on BrowseComp and HLE, with experiments on HICO-DET. "
         "We deploy it on Jetson and run 3x faster on A100."
     )
-    doc = nlp(text)
-    span = functools.partial(_span_of, doc)
-    chosen = [
-        span(name, label)
-        for name, label in [
-            ("TextVQA", "Method"), ("MMMU", "Method"), ("BLINK", "Method"),
-            ("BrowseComp", "Method"), ("HLE", "Method"), ("HICO-DET", "Method"),
-            ("Jetson", "Method"), ("A100", "Method"),
-        ]
-    ]  # fmt: skip
-    heads = frozenset({"benchmarks"})
-    labels = {s.text: s.label_ for s in scored_datasets(doc, listed_datasets(doc, chosen, heads))}
+    labels = _dataset_labels(text, [
+        ("TextVQA", "Method"), ("MMMU", "Method"), ("BLINK", "Method"), ("BrowseComp", "Method"),
+        ("HLE", "Method"), ("HICO-DET", "Method"), ("Jetson", "Method"), ("A100", "Method"),
+    ])  # fmt: skip
     assert {n for n, label in labels.items() if label == "Dataset"} == {
         "TextVQA", "MMMU", "BLINK", "BrowseComp", "HLE", "HICO-DET",
     }  # fmt: skip
