@@ -198,6 +198,8 @@ def _last_word_off(surface: str, min_parts: int = 0) -> tuple[str, str, str] | N
 
 
 _FIRST_WORD = re.compile(r"[A-Za-z]+(?:v\d)?")
+#: ... or with its digits, for the families whose names hold one ("T5", "o3-mini").
+_FIRST_PART = re.compile(r"[A-Za-z0-9]+")
 #: A model's size written as its name or in it ("1.5B", "Qwen2.5-7B-Instruct", "LLaDA-8B"),
 #: matched on merge keys and names alike.
 PARAMETER_COUNT = re.compile(r"\d+(?:\.\d+)?[bmBM]")
@@ -243,10 +245,14 @@ def names_a_model(name: str) -> bool:
 
     >>> [names_a_model(n) for n in ("Gemini 2.0 Flash", "ResNet", "LLaDA-8B-Instruct", "GSM8K")]
     [True, True, True, False]
+    >>> [names_a_model(n) for n in ("T5", "o3-mini", "Qwen2.5-VL", "MATH500")]
+    [True, True, True, False]
     """
-    first = _FIRST_WORD.match(name)
-    if first is not None and first.group().lower() in model_families():
-        return True
+    families = model_families()
+    for pattern in (_FIRST_WORD, _FIRST_PART):
+        first = pattern.match(name)
+        if first is not None and first.group().lower() in families:
+            return True
     return _SIZED.search(name) is not None
 
 
