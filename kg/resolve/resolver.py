@@ -22,8 +22,9 @@ samples (``benchmarks/iclr_gold.py``).
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from kg.extract.long_forms import is_acronym
@@ -59,6 +60,7 @@ from kg.resolve.words import (
     known_terms,
     listed_datasets,
     resolution_words,
+    word_list,
 )
 from kg.schema import DEFAULT_ROLE, Label, Rel, entity_id
 
@@ -105,6 +107,29 @@ def _dataset_or_not(key: str, name: str) -> Label:
     if reads_as_material(name):
         return Label.CONCEPT
     return Label.DATASET
+
+
+#: A hyphenated spelling joins the other only when at least 1 in this many papers write it.
+MIN_VARIANT_SHARE = 10
+#: A word that starts with a prefix written with or without a hyphen (``joined_prefixes.txt``)
+#: and goes on with three letters or more: "finetuning", "multimodal", "pretraining".
+_PREFIXED = re.compile(
+    "^(" + "|".join(map(re.escape, word_list("joined_prefixes.txt"))) + ")(?=[a-z]{3})"
+)
+
+
+def _one_split(parts: list[str], split: list[str]) -> Iterator[str]:
+    """``parts`` joined with one of its words split as in ``split``, in word order."""
+    for i, (part, new) in enumerate(zip(parts, split, strict=True)):
+        if part != new:
+            yield "-".join([*parts[:i], new, *parts[i + 1 :]])
+
+
+def _through(expand: dict[str, str], more: dict[str, str]) -> dict[str, str]:
+    """``expand`` and ``more``, each key taken to its last target: an acronym whose long form
+    is written without a hyphen goes to the hyphenated key."""
+    out = {**expand, **more}
+    return {k: out.get(v, v) if out.get(v, v) != k else v for k, v in out.items()}
 
 
 def _pick_label(votes: dict[Label, int]) -> Label:
@@ -232,6 +257,9 @@ class Resolver:
                 self.listed_long_forms.add(expand[acr])
         long_forms = set(expand.values())
         expand.update(self._written_out(expand))
+        hyphenated = self._hyphenated(expand)
+        expand = _through(expand, hyphenated)
+        long_forms = {hyphenated.get(k, k) for k in long_forms}
         old = self.expanded
         # The final keys whose entity may differ: where changed keys go now, and went before
         # (an acronym whose definitions changed is among the changed keys, a phrase whose
@@ -272,6 +300,34 @@ class Resolver:
             spelled = "-".join(acronyms.get(part, part) for part in parts)
             if spelled != key and spelled in self.papers and spelled not in expand:
                 found[key] = spelled
+        return found
+
+    def _hyphenated(self, expand: dict[str, str]) -> dict[str, str]:
+        """Keys with a word written without its prefix's hyphen, to the key written with it,
+        when a mention writes it so: "supervised finetuning" is "supervised fine-tuning",
+        "multimodal pretraining" "multi-modal pre-training" (``joined_prefixes.txt``). The
+        hyphenated key is the final one: kg's word lists know its head ("tuning"). A spelling
+        that a tenth as many papers write is a slip, not a variant: one abstract's "re-sponse"
+        does not take the many papers' "response"."""
+        found: dict[str, str] = {}
+        papers = self.papers
+        for key in papers:
+            if key in expand:
+                continue
+            parts = key.split("-")
+            split = [_PREFIXED.sub(r"\1-", part) for part in parts]
+            if split == parts:
+                continue
+            # every such word split, else the first one alone ("multimodal-pre-training")
+            for variant in ("-".join(split), *_one_split(parts, split)):
+                if (
+                    variant != key
+                    and variant in papers
+                    and variant not in expand
+                    and len(papers[variant]) * MIN_VARIANT_SHARE >= len(papers[key])
+                ):
+                    found[key] = variant
+                    break
         return found
 
     def _entity(self, key: str, raw: list[str], long_form: bool) -> Entity:

@@ -701,3 +701,22 @@ def test_a_phrase_with_an_acronym_joins_the_phrase_written_out() -> None:
     merged = entities["task:offline-reinforcement-learning"]  # the votes decide the type
     assert merged.paper_count == 3 and "task:offline-rl" not in entities
     assert {"offline RL", "offline reinforcement learning"} <= {merged.name, *merged.aliases}
+
+
+def test_a_prefix_written_without_its_hyphen_joins_the_hyphenated_key() -> None:
+    """ "supervised finetuning" is "supervised fine-tuning" once some paper writes the hyphen;
+    an acronym of the joined spelling follows it there. A hyphen that a tenth as many papers
+    write is a slip: "deep re-search" does not take "deep research"."""
+    mentions = {
+        "p0": [mention("supervised finetuning", Label.METHOD)],
+        "p1": [mention("SFT", Label.METHOD, canonical="supervised finetuning")],
+        "p2": [mention("deep re-search", Label.TASK)],
+        **{f"r{i}": [mention("deep research", Label.TASK)] for i in range(11)},
+    }
+    assert "method:supervised-finetuning" in resolve_entities(mentions)
+    mentions["p3"] = [mention("supervised fine-tuning", Label.METHOD)]
+    entities = resolve_entities(mentions)
+    merged = entities["method:supervised-fine-tuning"]
+    assert merged.paper_count == 3 and "method:supervised-finetuning" not in entities
+    counts = {e.id.partition(":")[2]: e.paper_count for e in entities.values()}
+    assert counts["deep-research"] == 11 and counts["deep-re-search"] == 1
