@@ -113,9 +113,18 @@ def _dataset_or_not(key: str, name: str) -> Label:
 MIN_VARIANT_SHARE = 10
 #: A word that starts with a prefix written with or without a hyphen (``joined_prefixes.txt``)
 #: and goes on with three letters or more: "finetuning", "multimodal", "pretraining".
-_PREFIXED = re.compile(
-    "^(" + "|".join(map(re.escape, word_list("joined_prefixes.txt"))) + ")(?=[a-z]{3})"
-)
+_PREFIXES = "|".join(map(re.escape, word_list("joined_prefixes.txt")))
+_PREFIXED = re.compile(f"^({_PREFIXES})(?=[a-z]{{3}})")
+#: The hyphen after such a prefix in a key: "pre-training", "supervised-fine-tuning".
+_PREFIX_HYPHEN = re.compile(f"(?:^|(?<=-))(?:{_PREFIXES})(-)(?=[a-z]{{3}})")
+
+
+def _joined_forms(key: str) -> Iterator[str]:
+    """``key`` with some of its prefixes' hyphens left out, each way (none for most keys)."""
+    at = [m.start(1) for m in _PREFIX_HYPHEN.finditer(key)]
+    for n in range(1, 2 ** len(at)):
+        dropped = {a for i, a in enumerate(at) if n >> i & 1}
+        yield "".join(c for i, c in enumerate(key) if i not in dropped)
 
 
 def _one_split(parts: list[str], split: list[str]) -> Iterator[str]:
@@ -311,8 +320,10 @@ class Resolver:
         does not take the many papers' "response"."""
         found: dict[str, str] = {}
         papers = self.papers
-        for key in papers:
-            if key in expand:
+        # Only keys that some hyphenated key joins into: few of the corpus's.
+        joinable = {j for k in papers if _PREFIX_HYPHEN.search(k) for j in _joined_forms(k)}
+        for key in sorted(joinable):
+            if key in expand or key not in papers:
                 continue
             parts = key.split("-")
             split = [_PREFIXED.sub(r"\1-", part) for part in parts]
