@@ -20,8 +20,11 @@ probability); the component's ``model`` setting (default true) switches it off.
 
 >>> from kg.extract.pipeline import load_pipeline
 >>> doc = load_pipeline()("We propose FooNet, a sparse encoder for protein folding.")
->>> [(r.head["text"], r.type, r.tail["text"]) for r in relations_in(doc, doc._.kg_mentions)]
-[('FooNet', 'IS_A', 'sparse encoder'), ('sparse encoder', 'USED_FOR', 'protein folding')]
+>>> for r in relations_in(doc, doc._.kg_mentions):
+...     print(r.head["text"], r.type, r.tail["text"])
+FooNet IS_A sparse encoder
+sparse encoder USED_FOR protein folding
+FooNet USED_FOR protein folding
 """
 
 from __future__ import annotations
@@ -325,7 +328,7 @@ def relations_in(
         if relation is not None and (key not in found or found[key][0] > index):
             found[key] = (index, relation)
     relations = sorted((r for _, r in found.values()), key=lambda r: r.head_span)
-    relations = _through_examples(_with_lists(doc, relations, args))
+    relations = _through_kinds(_through_examples(_with_lists(doc, relations, args)))
     relations += _frame_relations(doc, args, relations, proposed, sentence_of, sentences)
     if model is not None and argued:
         relations += _model_relations(doc, model, args, relations, proposed, sentence_of,
@@ -550,6 +553,34 @@ def _through_examples(relations: list[Relation]) -> list[Relation]:
                 continue
             seen.add((r.head_span, r.type, e.head_span))
             out.append(replace(r, tail=e.head, tail_span=e.head_span, rule=r.rule + "+examples",
+                               confidence=round(r.confidence * 0.9, 3)))  # fmt: skip
+    return out
+
+
+#: The rules of an apposition that says what kind of thing a name is ("X, a Y").
+_KIND_RULES = ("x_a_y", "x_the_first_y")
+
+
+def _through_kinds(relations: list[Relation]) -> list[Relation]:
+    """``relations`` and what an apposition's kind is used for, said of the name: "We propose
+    RATE, a novel transformer-based architecture for offline RL" uses RATE for offline RL (the
+    sentence says RATE is such an architecture, IS_A)."""
+    kinds: dict[tuple[int, int], list[Relation]] = {}
+    for r in relations:
+        if r.type == "IS_A" and r.rule.startswith(_KIND_RULES):
+            kinds.setdefault(r.tail_span, []).append(r)
+    if not kinds:
+        return relations
+    seen = {(r.head_span, r.type, r.tail_span) for r in relations}
+    out = list(relations)
+    for r in relations:
+        if r.type != "USED_FOR":
+            continue
+        for k in kinds.get(r.head_span, ()):
+            if (k.head_span, r.type, r.tail_span) in seen or k.head_span == r.tail_span:
+                continue
+            seen.add((k.head_span, r.type, r.tail_span))
+            out.append(replace(r, head=k.head, head_span=k.head_span, rule=r.rule + "+kind",
                                confidence=round(r.confidence * 0.9, 3)))  # fmt: skip
     return out
 

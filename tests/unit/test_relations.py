@@ -125,6 +125,14 @@ def test_evaluated_on_a_class_is_evaluated_on_its_examples(nlp: Language) -> Non
         assert (name, "IS_A", "established cybersecurity benchmarks") in got
 
 
+def test_what_an_apposition_s_kind_is_for_the_name_is_for(nlp: Language) -> None:
+    got = found(nlp, "We introduce LoongRL, a data-driven RL method for long-context reasoning.")
+    assert ("LoongRL", "USED_FOR", "long-context reasoning") in got
+    # a kind the sentence does not give the name passes nothing on
+    got = found(nlp, "LoongRL is fast. A data-driven RL method for long-context reasoning.")
+    assert ("LoongRL", "USED_FOR", "long-context reasoning") not in got
+
+
 def test_relations_stay_inside_a_sentence(nlp: Language) -> None:
     assert not found(nlp, "We train FooNet. For protein folding, data is scarce.") & {
         ("FooNet", "USED_FOR", "protein folding")
