@@ -554,6 +554,25 @@ def _kind_heads() -> frozenset[str]:
     )
 
 
+#: Research fields that, before a kind of method, name a class of methods: ``field_names.txt``.
+_FIELDS = frozenset(word_list("field_names.txt"))
+#: The kinds of method such a class is written with ("RL algorithms", "FL frameworks").
+_CLASS_KINDS = _METHOD_WORDS | frozenset(
+    {"approach", "framework", "paradigm", "pipeline", "scheme", "strategy"}
+)
+
+
+def names_a_field_class(key: str) -> bool:
+    """Whether a merge key is a field and a kind of method: a class of methods, no method.
+
+    >>> [names_a_field_class(k) for k in ("rl-algorithm", "reinforcement-learning-framework",
+    ...                                   "rl-training", "ppo-algorithm", "reinforcement-learning")]
+    [True, True, False, False, False]
+    """
+    field, _, kind = key.rpartition("-")
+    return kind in _CLASS_KINDS and field in _FIELDS
+
+
 def names_a_kind(name: str) -> bool:
     """Whether a phrase of two words or more names a kind of thing worth a node
     (:func:`worth_a_node`), by its last word.

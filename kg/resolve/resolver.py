@@ -42,6 +42,7 @@ from kg.resolve.readings import (
     mention_key,
     names_a_benchmark,
     names_a_dataset_kind,
+    names_a_field_class,
     names_a_model,
     only_rating_words,
     rated,
@@ -458,6 +459,7 @@ class Resolver:
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
                 or PARAMETER_COUNT.fullmatch(key) is not None  # "1.5B": a model's size
                 or only_rating_words(name)  # "high-quality", even defined as "HQ"
+                or names_a_field_class(key)  # "RL algorithms": a class of methods
                 or key in generic
                 or (len(name) < 8 and normalize_key(name) in generic)
                 # "AI agents", "GPU clusters"; but "OOD detection" is a task, and "GPU hours"

@@ -720,3 +720,15 @@ def test_a_prefix_written_without_its_hyphen_joins_the_hyphenated_key() -> None:
     assert merged.paper_count == 3 and "method:supervised-finetuning" not in entities
     counts = {e.id.partition(":")[2]: e.paper_count for e in entities.values()}
     assert counts["deep-research"] == 11 and counts["deep-re-search"] == 1
+
+
+def test_a_field_and_a_kind_of_method_is_a_class_not_a_method() -> None:
+    """ "RL algorithms" names no algorithm: a Concept, however the recogniser typed it; the
+    field keeps its own entity."""
+    mentions = {
+        f"p{i}": [mention("RL algorithms", Label.METHOD), mention("PPO", Label.METHOD)]
+        for i in range(3)
+    }
+    entities = resolve_entities(mentions)
+    assert entities["concept:rl-algorithm"].paper_count == 3
+    assert "method:ppo" in entities and "method:rl-algorithm" not in entities
