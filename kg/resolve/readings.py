@@ -383,12 +383,19 @@ def rated(name: str) -> bool:
     return any(w in modifiers for w in name.lower().split()[:-1])
 
 
+#: Single words that name a technique alone: ``technique_words.txt``.
+_TECHNIQUE_WORDS = frozenset(word_list("technique_words.txt"))
+
+
 def reads_as_technique(key: str, name: str) -> bool:
     """Whether a method phrase with no name's evidence reads as a technique: it ends in a
-    technique head (``technique_heads.txt``) and no word before it rates or places it.
+    technique head (``technique_heads.txt``) and no word before it rates or places it; a
+    single word, when it is one of ``technique_words.txt``.
 
     >>> reads_as_technique("ridge-regression", "ridge regression")
     True
+    >>> [reads_as_technique(w, w) for w in ("quantization", "sampling")]
+    [True, False]
     >>> reads_as_technique("efficient-fine-tuning", "efficient fine-tuning")
     False
     >>> reads_as_technique("minibatch-back-propagation", "minibatch back-propagation")
@@ -396,9 +403,11 @@ def reads_as_technique(key: str, name: str) -> bool:
     """
     techniques = resolution_words().techniques
     words = key.split("-")
+    if len(words) == 1:
+        return key in _TECHNIQUE_WORDS  # "quantization"; not "sampling" or "decoding" alone
     # The head may be written with a hyphen: "back-propagation", "pre-training".
     heads = (words[-1], "".join(words[-2:]))
-    return len(words) > 1 and any(h in techniques for h in heads) and not rated(name)
+    return any(h in techniques for h in heads) and not rated(name)
 
 
 def reads_as_metric(key: str, name: str) -> bool:

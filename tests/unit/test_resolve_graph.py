@@ -472,7 +472,7 @@ def test_a_name_only_this_paper_defines_is_its_own() -> None:
 def test_only_concepts_worth_a_node_become_nodes() -> None:
     """Shared by both papers, an everyday word ("signals"), an everyday activity alone
     ("retrieval"), a generic name ("AI") and a description ("prior methods", "state-of-the-art",
-    "generation process") make no node; a rare word ("overfitting", "quantization"), a class of
+    "generation process") make no node; a rare word ("overfitting", "sycophancy"), a class of
     models ("reasoning models") and a concept's phrase ("distribution shift") do."""
     assert concept_nodes(
         [
@@ -483,13 +483,13 @@ def test_only_concepts_worth_a_node_become_nodes() -> None:
             "overfitting",
             "retrieval",
             "detection",
-            "quantization",
+            "sycophancy",
             "generation process",
             "training strategy",
             "reasoning models",
             "distribution shift",
         ]
-    ) == {"overfitting", "quantization", "reasoning models", "distribution shift"}
+    ) == {"overfitting", "sycophancy", "reasoning models", "distribution shift"}
 
 
 def concept_nodes(names: list[str]) -> set[str]:
