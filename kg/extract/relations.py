@@ -537,24 +537,7 @@ def _through_examples(relations: list[Relation]) -> list[Relation]:
     """``relations`` and what they say of the examples a sentence gives of their tail: "RedSage
     is evaluated on cybersecurity benchmarks (e.g., CTI-Bench, CyberMetric)" evaluates it on
     CTI-Bench and CyberMetric, which the sentence says are such benchmarks (IS_A)."""
-    examples: dict[tuple[int, int], list[Relation]] = {}
-    for r in relations:
-        if r.type == "IS_A" and r.rule.startswith(_EXAMPLE_RULES):
-            examples.setdefault(r.tail_span, []).append(r)
-    if not examples:
-        return relations
-    seen = {(r.head_span, r.type, r.tail_span) for r in relations}
-    out = list(relations)
-    for r in relations:
-        if r.type not in _PASSED_TO_EXAMPLES:
-            continue
-        for e in examples.get(r.tail_span, ()):
-            if (r.head_span, r.type, e.head_span) in seen or e.head_span == r.head_span:
-                continue
-            seen.add((r.head_span, r.type, e.head_span))
-            out.append(replace(r, tail=e.head, tail_span=e.head_span, rule=r.rule + "+examples",
-                               confidence=round(r.confidence * 0.9, 3)))  # fmt: skip
-    return out
+    return _through_is_a(relations, _EXAMPLE_RULES, _PASSED_TO_EXAMPLES, "tail", "+examples")
 
 
 #: The rules of an apposition that says what kind of thing a name is ("X, a Y").
@@ -565,22 +548,39 @@ def _through_kinds(relations: list[Relation]) -> list[Relation]:
     """``relations`` and what an apposition's kind is used for, said of the name: "We propose
     RATE, a novel transformer-based architecture for offline RL" uses RATE for offline RL (the
     sentence says RATE is such an architecture, IS_A)."""
-    kinds: dict[tuple[int, int], list[Relation]] = {}
+    return _through_is_a(relations, _KIND_RULES, frozenset({"USED_FOR"}), "head", "+kind")
+
+
+def _through_is_a(
+    relations: list[Relation],
+    rules: tuple[str, ...],
+    passed: frozenset[str],
+    side: str,
+    tag: str,
+) -> list[Relation]:
+    """``relations`` and, for each relation of a ``passed`` type whose ``side`` ("head" or
+    "tail") a sentence's IS_A of ``rules`` has as its broader end, the same relation of the
+    narrower end (its rule marked ``tag``, a little less sure)."""
+    broader: dict[tuple[int, int], list[Relation]] = {}
     for r in relations:
-        if r.type == "IS_A" and r.rule.startswith(_KIND_RULES):
-            kinds.setdefault(r.tail_span, []).append(r)
-    if not kinds:
+        if r.type == "IS_A" and r.rule.startswith(rules):
+            broader.setdefault(r.tail_span, []).append(r)
+    if not broader:
         return relations
+    other = "tail" if side == "head" else "head"
     seen = {(r.head_span, r.type, r.tail_span) for r in relations}
     out = list(relations)
     for r in relations:
-        if r.type != "USED_FOR":
+        if r.type not in passed:
             continue
-        for k in kinds.get(r.head_span, ()):
-            if (k.head_span, r.type, r.tail_span) in seen or k.head_span == r.tail_span:
+        for isa in broader.get(getattr(r, f"{side}_span"), ()):
+            spans = {side: isa.head_span, other: getattr(r, f"{other}_span")}
+            key = (spans["head"], r.type, spans["tail"])
+            if key in seen or isa.head_span == spans[other]:
                 continue
-            seen.add((k.head_span, r.type, r.tail_span))
-            out.append(replace(r, head=k.head, head_span=k.head_span, rule=r.rule + "+kind",
+            seen.add(key)
+            moved: dict[str, Any] = {side: isa.head, f"{side}_span": isa.head_span}
+            out.append(replace(r, **moved, rule=r.rule + tag,
                                confidence=round(r.confidence * 0.9, 3)))  # fmt: skip
     return out
 
