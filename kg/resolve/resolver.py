@@ -135,11 +135,14 @@ def _one_split(parts: list[str], split: list[str]) -> Iterator[str]:
             yield "-".join([*parts[:i], new, *parts[i + 1 :]])
 
 
-def _through(expand: dict[str, str], more: dict[str, str]) -> dict[str, str]:
-    """``expand`` and ``more``, each key taken to its last target: an acronym whose long form
-    is written without a hyphen goes to the hyphenated key."""
-    out = {**expand, **more}
-    return {k: out.get(v, v) if out.get(v, v) != k else v for k, v in out.items()}
+def _through(expand: dict[str, str], hyphenated: dict[str, str]) -> dict[str, str]:
+    """``expand`` and ``hyphenated`` as one map, each key taken one step further when its
+    target is a key too (unless that leads back to it): an acronym whose long form is written
+    without a hyphen goes to the hyphenated key, and "MMDiT", defined as "multimodal DiT", to
+    the phrase written out, "multimodal diffusion transformer" (:meth:`Resolver._written_out`).
+    """
+    both = {**expand, **hyphenated}
+    return {k: further if (further := both.get(v, v)) != k else v for k, v in both.items()}
 
 
 def _pick_label(votes: dict[Label, int]) -> Label:
