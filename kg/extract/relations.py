@@ -71,6 +71,7 @@ RULES_FILE = PATTERNS / "relations.jsonl"
 TOKENS_FILE = PATTERNS / "relations_tokens.jsonl"
 GENERIC_HEADS = "relations/generic_heads.txt"
 STAND_IN_DETERMINERS = "relations/stand_in_determiners.txt"
+IT_VERBS_SKIPPED = "relations/it_verbs_skipped.txt"
 #: "@arg" is a mention: the finder writes the mentions as the doc's entities while it matches
 #: (a native attribute; an extension attribute is a Python predicate, which made matching
 #: slower than the whole pipeline) and then puts the doc's own back.
@@ -208,23 +209,44 @@ _HEADS = frozenset(
 )
 _OWN = tuple(tuple(d.split()) for d in read_data_lines(STAND_IN_DETERMINERS))
 _MODIFIER_TAGS = frozenset({"JJ", "JJR", "JJS", "VBN", "VBG", "CC"})
+_IT_SKIPPED = frozenset(read_data_lines(IT_VERBS_SKIPPED))
 
 
 def stand_ins(doc: Doc, taken: Sequence[bool]) -> list[Mention]:
     """Words for the paper's proposed entity, as :data:`GENERIC` mention dicts (``source``
     "stand_in") on tokens no mention takes (``taken``): "we" (``refers`` "we": the authors'
     method), and a generic head noun (generic_heads.txt) after "our", "this", "the proposed"
-    (stand_in_determiners.txt), modifiers between ("our simple method"; ``refers`` "own"). The
-    span is the noun alone, as SciERC writes a Generic mention."""
+    (stand_in_determiners.txt), modifiers between ("our simple method"; ``refers`` "own"), and
+    "It" opening a sentence with what a method does ("It outperforms ...": :func:`is_own_it`,
+    ``refers`` "own"). The span is the noun alone, as SciERC writes a Generic mention."""
     found = []
     for tok in doc:
         if taken[tok.i]:
             continue
         if tok.lower_ == "we":
             found.append(pseudo_mention(tok, "stand_in", refers="we"))
-        elif is_generic_head(tok) and _after_own_determiner(doc, tok.i):
+        elif (is_generic_head(tok) and _after_own_determiner(doc, tok.i)) or is_own_it(tok):
             found.append(pseudo_mention(tok, "stand_in", refers="own"))
     return found
+
+
+def is_own_it(tok: Token) -> bool:
+    """Whether ``tok`` is an "It" that opens a sentence and does something, adverbs between:
+    "It outperforms ...", "It also reaches 80.3% on MMVP", "It then extracts ...".
+
+    Why: in ICLR 2026 abstracts about 245 sentences open so (not counting "It is", "It can"),
+    and in a sample of 30 all but two speak of the paper's own method or benchmark, named in
+    the sentence before ("We propose FullPart, ... It first derives ..."). The expletive "It is
+    worth", "It can be shown" and verbs of a finding ("It indicates that") are left out
+    (``it_verbs_skipped.txt``)."""
+    if tok.lower_ != "it" or not tok.is_sent_start:
+        return False
+    verb = next((t for t in tok.doc[tok.i + 1 : tok.i + 4] if t.tag_ not in ("RB", ",")), None)
+    if verb is None or verb.lower_ in _IT_SKIPPED:
+        return False
+    if verb.tag_ == "MD":
+        return verb.i + 1 < len(tok.doc) and tok.doc[verb.i + 1].lower_ != "be"
+    return verb.tag_ in ("VBZ", "VBD")
 
 
 def is_generic_head(tok: Token) -> bool:

@@ -25,6 +25,7 @@ from kg.extract.relations import (
     RULES_FILE,
     find_relations,
     fits_graph,
+    is_own_it,
     load_relation_rules,
     relations_in,
 )
@@ -82,6 +83,26 @@ def test_our_method_stands_for_the_proposed_entity(nlp: Language) -> None:
 
 def test_without_a_proposed_entity_a_stand_in_relates_nothing(nlp: Language) -> None:
     assert not any(t[1] == "COMPARED_WITH" for t in found(nlp, "Our method outperforms AlphaFold."))
+
+
+@pytest.mark.parametrize(
+    ("second", "stands_in"),
+    [
+        ("It also reaches 81.2% on ImageNet.", True),
+        ("It then extracts edges from each image.", True),
+        ("It can handle images of any size.", True),
+        ("It is worth noting that ImageNet is noisy.", False),
+        ("It can be shown that ImageNet is noisy.", False),
+        ("It indicates that ImageNet is noisy.", False),
+        ("Moreover, it reaches 81.2% on ImageNet.", False),  # not the sentence's opening word
+    ],
+)
+def test_an_opening_it_that_acts_stands_for_the_proposed_entity(
+    nlp: Language, second: str, stands_in: bool
+) -> None:
+    doc = nlp("We propose FooNet, a sparse encoder. " + second)
+    its = [t for t in doc if t.lower_ == "it"]
+    assert [is_own_it(t) for t in its] == [stands_in]
 
 
 def test_an_apposition_needs_a_name(nlp: Language) -> None:
