@@ -53,6 +53,7 @@ FRAME_TYPES = {"Dataset": "EVALUATED_ON", "Task": "USED_FOR"}
 _PREPOSITIONS = frozenset(read_data_lines("relations/evaluation_prepositions.txt"))
 _OPENERS = tuple(tuple(w.split()) for w in read_data_lines("relations/list_openers.txt"))
 _TRAINING = frozenset(read_data_lines("relations/training_words.txt"))
+_QUANTITIES = frozenset(read_data_lines("relations/quantity_nouns.txt"))
 #: Tags that end the scan from a dataset back to its preposition: verbs, relatives, modals,
 #: "to", and prepositions (other than the evaluation ones, checked first).
 _ENDS_SCAN = frozenset(
@@ -94,7 +95,8 @@ def under_evaluation(doc: Doc, start: int, first: int) -> bool:
     that begins at token ``start`` of the sentence that begins at token ``first``.
 
     The words before the preposition must not make the mention training data
-    (``training_words.txt``; adverbs between are skipped).
+    (``training_words.txt``; adverbs between are skipped). "<quantity> of" is read through
+    ("on a wide range of tasks such as X": ``quantity_nouns.txt``).
     """
     i = start - 1
     while i >= first:
@@ -105,6 +107,9 @@ def under_evaluation(doc: Doc, start: int, first: int) -> bool:
             while j >= first and doc[j].tag_ in ("RB", "RBR", "RBS"):
                 j -= 1
             return j < first or doc[j].lower_ not in _TRAINING
+        if word == "of" and i > first and doc[i - 1].lower_ in _QUANTITIES:
+            i -= 2  # "on a suite of benchmarks including X": the suite is what is under "on"
+            continue
         if word not in _PASSED and tok.tag_ in _ENDS_SCAN:
             return False
         if word in _METHOD_NOUNS and tok.tag_.startswith("NN"):

@@ -68,6 +68,8 @@ def test_a_verb_between_ends_the_scan(nlp: Language) -> None:
     [
         ("FooNet is strong on ImageNet.", True),
         ("FooNet gains across benchmarks such as ImageNet.", True),
+        ("FooNet gains on a wide range of benchmarks such as ImageNet.", True),
+        ("FooNet gains on the images of benchmarks such as ImageNet.", False),  # not a quantity
         ("FooNet is pretrained on ImageNet.", False),  # training data
         ("FooNet is fast across architectures including ImageNet.", False),  # models
         ("In experiments on speed, FooNet uses ImageNet.", False),  # a verb between
