@@ -92,8 +92,8 @@ STOP = {
 }
 
 
-def _words(name: str) -> set[str]:
-    path = DATA / name
+def _words(name: str, data: Path = DATA) -> set[str]:
+    path = data / name
     return {
         ln.strip().lower()
         for ln in path.read_text().splitlines()
@@ -109,7 +109,7 @@ UNINFORMATIVE = (
 #: ... and, for datasets, words that rate or place a thing: "Real-world Datasets", "LOCAL
 #: DATASET" and "HARD" are PwC dataset entries that would make "7 real-world datasets" a name.
 #: (Not for methods and tasks: "Adaptive Instance Normalization" is one.)
-RATING = _words("generic_modifiers.txt")
+RATING = _words("generic_modifiers.txt", OUT.parent.parent.parent / "resolve" / "data")
 
 
 def informative(name: str, uninformative: set[str] = UNINFORMATIVE) -> bool:
@@ -137,6 +137,25 @@ def looks_like_name(name: str, uninformative: set[str] = UNINFORMATIVE) -> bool:
     if len(words) >= 2:
         return len(words) <= 7
     return bool(NAMEISH.search(name))
+
+
+#: Words that name a measure: a metric name of several words needs one (measure_words.txt).
+MEASURE_WORDS = _words("measure_words.txt", OUT)
+#: A word that reads as a metric's acronym: two capitals ("AP", "mIoU"), or letters then a
+#: digit ("F1", "R@1").
+ACRONYM = re.compile(r"[A-Z].*[A-Z]|[A-Za-z]@?\d")
+
+
+def names_a_measure(name: str) -> bool:
+    """Whether a metric name is one: a single word passes (``looks_like_name`` asks a single
+    word to read as a name already), a longer name needs a measure word ("Jaccard Index",
+    "Average Return") or a metric's acronym ("Macro F1", "box AP", "Test WER"), so that
+    leaderboard columns ("Reference images") are left out."""
+    if len(name.split()) < 2 or any(ACRONYM.search(w) for w in name.split()):
+        return True
+    words = name.lower().replace("&", " ").split()
+    parts = {p.strip(".'’()") for w in words for p in [w, *w.split("-")]}
+    return any(p in MEASURE_WORDS or p.rstrip("s") in MEASURE_WORDS for p in parts)
 
 
 def read_jsonl(path: Path) -> list[dict]:
@@ -195,7 +214,11 @@ def main() -> None:
     metrics: dict[str, set[str]] = {}
     for rec in read_jsonl(d / "merged" / "DERIVED_metrics_merged.jsonl"):
         name = rec["name"].strip()
-        if looks_like_name(name) and rec.get("orkg_tdm_paper_annotations", 0) >= 3:
+        if (
+            looks_like_name(name)
+            and names_a_measure(name)
+            and rec.get("orkg_tdm_paper_annotations", 0) >= 3
+        ):
             metrics.setdefault(name, set())
     write("metrics", metrics)
 

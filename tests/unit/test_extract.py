@@ -486,6 +486,23 @@ def test_no_list_names_rated_generic_data() -> None:
     assert "real-world datasets" not in found
 
 
+def test_no_list_metrics_that_measure_nothing() -> None:
+    """Papers with Code's metric lists hold leaderboard columns ("Reference images"); the
+    shipped list keeps a name of several words only with a measure word or a metric's
+    acronym (scripts/build_gazetteers.py, measure_words.txt)."""
+    from kg.extract.spans import CANDIDATES
+
+    nlp = load_pipeline()
+    doc = nlp.make_doc("Given two reference images, we report the Jaccard Index and Macro F1.")
+    for name, proc in nlp.pipeline:
+        doc = proc(doc)
+        if name == "kg_gazetteer":
+            break
+    found = {c.text.lower() for c in doc.spans[CANDIDATES] if c.kb_id_ == "gazetteer"}
+    assert {"jaccard index", "macro f1"} <= found
+    assert "reference images" not in found
+
+
 def test_list_names_match_either_spelling_of_a_multiplier(extractor: Extractor) -> None:
     """The tokenizer splits "100K" but not "100k": the list's "Atari 100k" matches both."""
     for text in ("We test on Atari 100K and report scores.", "We test on Atari 100k today."):
