@@ -62,6 +62,46 @@ def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list
     return out
 
 
+def datasets_listed_before(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list[Span]:
+    """``chosen`` with the names of a list that a dataset head closes typed Dataset: "On the
+    D-NeRF, NVFi, and HyperNeRF benchmarks", "across the OpenReview, PubMed, and Yelp
+    benchmarks". The list is read back from the head: a mention right before it or ending
+    with it ("HyperNeRF benchmarks"), then "and" or "or" and commas between mentions.
+
+    Why: the recogniser typed the members of such lists Methods ("MGSM", "NVFi", "PubMed"):
+    of the mentions in ICLR 2026 lists that "benchmarks" or "datasets" close, 74 are Datasets
+    and 20 Methods, most of them names.
+    """
+    ending = {s.end: i for i, s in enumerate(chosen)}
+    out = list(chosen)
+    for t in doc:
+        if t.lower_ not in heads or not t.lower_.endswith("s"):
+            continue
+        last = ending.get(t.i + 1)
+        j = t.i + 1 if last is not None and chosen[last].start < t.i else t.i
+        members, closed = [], False
+        while j in ending:
+            members.append(ending[j])
+            k = chosen[ending[j]].start
+            if closed and (k == 0 or doc[k - 1].text != ","):
+                break
+            if k > 0 and doc[k - 1].lower_ in {"and", "or"}:
+                k -= 1 + (k > 1 and doc[k - 2].text == ",")
+                closed = True
+            elif k > 0 and doc[k - 1].text == "," and closed:
+                k -= 1
+            else:
+                break
+            j = k
+        if len(members) < 2:
+            continue
+        for i in members:
+            span = out[i]
+            if span.label_ in _NOT_DATASETS and (span.text[:1].isupper() or span.text[:1].isdigit()):
+                out[i] = Span(doc, span.start, span.end, label=_DATASET, kb_id=span.kb_id_)
+    return out
+
+
 def scored_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
     """``chosen`` with the names a sentence reports a score on, or runs experiments on, typed
     Dataset (a Method only: a name typed otherwise keeps its type): "<number> % [word word] on

@@ -15,7 +15,12 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
-from kg.extract.benchmark_lists import EXAMPLE_CUES, listed_datasets, scored_datasets
+from kg.extract.benchmark_lists import (
+    EXAMPLE_CUES,
+    datasets_listed_before,
+    listed_datasets,
+    scored_datasets,
+)
 from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
 from kg.extract.names import COINED, PROPN_LIKE
 from kg.extract.normalize import balanced_prefix, singularize
@@ -190,7 +195,8 @@ class MentionSelector:
             chosen.append(Span(doc, s.start, s.end, label=label, kb_id=s.kb_id_))
         chosen.extend(listed_names(doc, chosen, taken))
         chosen.sort(key=lambda s: s.start)
-        return scored_datasets(doc, listed_datasets(doc, chosen, self.dataset_nouns))
+        listed = listed_datasets(doc, chosen, self.dataset_nouns)
+        return scored_datasets(doc, datasets_listed_before(doc, listed, self.dataset_nouns))
 
     def _common_word(self, span: Span) -> bool:
         """A lone lower-case word that most abstracts use ("training", "images", "reward") is

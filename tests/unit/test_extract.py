@@ -265,12 +265,17 @@ def test_a_list_passes_its_type_to_names_nothing_recognised() -> None:
 
 def _dataset_labels(text: str, typed: list[tuple[str, str]]) -> dict[str, str]:
     """Each phrase's label after kg_mentions' dataset rules, given the labels it came with."""
-    from kg.extract.benchmark_lists import listed_datasets, scored_datasets
+    from kg.extract.benchmark_lists import (
+        datasets_listed_before,
+        listed_datasets,
+        scored_datasets,
+    )
 
     doc = load_pipeline()(text)
     chosen = [_span_of(doc, phrase, label) for phrase, label in typed]
     heads = frozenset({"benchmarks", "datasets"})
-    return {s.text: s.label_ for s in scored_datasets(doc, listed_datasets(doc, chosen, heads))}
+    listed = datasets_listed_before(doc, listed_datasets(doc, chosen, heads), heads)
+    return {s.text: s.label_ for s in scored_datasets(doc, listed)}
 
 
 def test_names_listed_as_examples_of_benchmarks_are_datasets() -> None:
@@ -285,6 +290,21 @@ def test_names_listed_as_examples_of_benchmarks_are_datasets() -> None:
     assert labels["AIME25"] == labels["RULER"] == labels["POPE"] == "Dataset"
     # the list ends after its "and" member; a lower-case phrase and other kinds' lists stay
     assert labels["KVTC"] == labels["Foo"] == "Method" and labels["scalability"] == "Concept"
+
+
+def test_names_of_a_list_a_dataset_noun_closes_are_datasets() -> None:
+    text = (
+        "On the D-NeRF, NVFi, and HyperNeRF benchmarks, it wins. "
+        "GPT-4 and Claude fail on MMLU. Our Foo, Bar and math benchmarks help."
+    )
+    labels = _dataset_labels(text, [
+        ("D-NeRF", "Method"), ("NVFi", "Method"), ("HyperNeRF benchmarks", "Dataset"),
+        ("GPT-4", "Method"), ("Claude", "Method"), ("MMLU", "Dataset"), ("Foo", "Method"),
+        ("Bar", "Method"), ("math benchmarks", "Dataset"),
+    ])  # fmt: skip
+    assert labels["D-NeRF"] == labels["NVFi"] == "Dataset"
+    assert labels["GPT-4"] == labels["Claude"] == "Method"  # no dataset noun closes the list
+    assert labels["Foo"] == labels["Bar"] == "Dataset"  # a lower-case last member closes it too
 
 
 def test_names_listed_after_a_bracket_or_scored_on_are_datasets() -> None:
