@@ -67,6 +67,8 @@ class BuildResult:
 #: its papers. Re-resolving a few papers costs far less than writing a snapshot, so builds
 #: that add a few papers each leave the snapshot as it is, until they add up.
 RESAVE_SHARE = 0.05
+#: Extractions written to the cache at a time, as they arrive.
+CACHE_BATCH = 500
 
 
 def extract_and_resolve(
@@ -138,6 +140,7 @@ def extract_and_resolve(
                 waiting[p.abstract].append(p)
     if progress and raw:
         progress(sum(1 for t in texts if t in raw))
+    del raw  # the rows live on as mentions: a corpus's rows twice over would double the memory
     early: list[str] = []  # resolved papers whose mentions are grouped by key before the end
     if elsewhere is not None:
         # While the new texts are extracted elsewhere, so that only quick look-ups are left for
@@ -157,7 +160,8 @@ def extract_and_resolve(
         )
         fresh = []
         # Each paper is resolved as its mentions arrive: the main process would otherwise wait
-        # idle for the workers and then do it all alone at the end.
+        # idle for the workers and then do it all alone at the end. The rows go to the cache a
+        # batch at a time, so that a corpus's rows are never all held beside its mentions.
         with paused_gc():
             for text, found in zip(todo, results, strict=True):
                 fresh.append((text, found))
@@ -165,6 +169,9 @@ def extract_and_resolve(
                     add(p, found)
                 if progress:
                     progress(1)
+                if cache and len(fresh) == CACHE_BATCH:
+                    cache.put_many(fresh)
+                    fresh = []
         if cache:
             cache.put_many(fresh)
     if cache:

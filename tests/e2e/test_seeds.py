@@ -96,7 +96,12 @@ def test_cli_build_is_byte_for_byte_deterministic(tmp_path: Path, repo_root: Pat
     assert data and all(item["shared"] or item["terms"] or item["evidence"] for item in data)
 
 
-def test_cache_gives_the_cold_graph(tmp_path: Path, repo_root: Path) -> None:
+def test_cache_gives_the_cold_graph(
+    tmp_path: Path, repo_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kg.build
+
+    monkeypatch.setattr(kg.build, "CACHE_BATCH", 5)  # the rows reach the cache in batches
     runner = CliRunner()
     cache = tmp_path / "cache"
     cold = tmp_path / "cold.json"
