@@ -140,7 +140,7 @@ def looks_like_name(name: str, uninformative: set[str] = UNINFORMATIVE) -> bool:
 
 
 #: Words that name a measure: a metric name of several words needs one (measure_words.txt).
-MEASURE_WORDS = _words("measure_words.txt", OUT)
+MEASURE_WORDS = _words("measure_words.txt", Path(__file__).resolve().parent)
 #: A word that reads as a metric's acronym: two capitals ("AP", "mIoU"), or letters then a
 #: digit ("F1", "R@1").
 ACRONYM = re.compile(r"[A-Z].*[A-Z]|[A-Za-z]@?\d")

@@ -509,7 +509,7 @@ def test_no_list_names_rated_generic_data() -> None:
 def test_no_list_metrics_that_measure_nothing() -> None:
     """Papers with Code's metric lists hold leaderboard columns ("Reference images"); the
     shipped list keeps a name of several words only with a measure word or a metric's
-    acronym (scripts/build_gazetteers.py, measure_words.txt)."""
+    acronym (scripts/build_gazetteers.py, scripts/measure_words.txt)."""
     from kg.extract.spans import CANDIDATES
 
     nlp = load_pipeline()
