@@ -109,7 +109,7 @@ UNINFORMATIVE = (
 #: ... and, for datasets, words that rate or place a thing: "Real-world Datasets", "LOCAL
 #: DATASET" and "HARD" are PwC dataset entries that would make "7 real-world datasets" a name.
 #: (Not for methods and tasks: "Adaptive Instance Normalization" is one.)
-RATING = _words("generic_modifiers.txt", OUT.parent.parent.parent / "resolve" / "data")
+RATING = _words("generic_modifiers.txt", OUT.parents[2] / "resolve" / "data")
 
 
 def informative(name: str, uninformative: set[str] = UNINFORMATIVE) -> bool:

@@ -79,26 +79,21 @@ def datasets_listed_before(doc: Doc, chosen: list[Span], heads: frozenset[str]) 
             continue
         last = ending.get(t.i + 1)
         j = t.i + 1 if last is not None and chosen[last].start < t.i else t.i
+        # The last member follows "and"/"or" (a comma before it or not), the others a comma.
         members, closed = [], False
         while j in ending:
             members.append(ending[j])
             k = chosen[ending[j]].start
-            if closed and (k == 0 or doc[k - 1].text != ","):
-                break
-            if k > 0 and doc[k - 1].lower_ in {"and", "or"}:
-                k -= 1 + (k > 1 and doc[k - 2].text == ",")
-                closed = True
-            elif k > 0 and doc[k - 1].text == "," and closed:
-                k -= 1
+            before = doc[k - 1].lower_ if k > 0 else ""
+            if not closed and before in {"and", "or"}:
+                j, closed = k - 1 - (k > 1 and doc[k - 2].text == ","), True
+            elif closed and before == ",":
+                j = k - 1
             else:
                 break
-            j = k
-        if len(members) < 2:
-            continue
-        for i in members:
-            span = out[i]
-            if span.label_ in _NOT_DATASETS and (span.text[:1].isupper() or span.text[:1].isdigit()):
-                out[i] = Span(doc, span.start, span.end, label=_DATASET, kb_id=span.kb_id_)
+        if len(members) > 1:
+            for i in members:
+                _type_dataset(doc, out, i, _NOT_DATASETS)
     return out
 
 
@@ -144,10 +139,8 @@ def _type_list(
     holds the mentions, ``at`` their index by first token), in place."""
     last = False
     while j in at:
-        span = out[at[j]]
-        if span.label_ in kinds and (span.text[:1].isupper() or span.text[:1].isdigit()):
-            out[at[j]] = Span(doc, span.start, span.end, label=_DATASET, kb_id=span.kb_id_)
-        j = span.end
+        _type_dataset(doc, out, at[j], kinds)
+        j = out[at[j]].end
         if last:
             break
         comma = j < len(doc) and doc[j].text == ","
@@ -156,3 +149,11 @@ def _type_list(
             j, last = j + 1, True
         elif not comma:
             break
+
+
+def _type_dataset(doc: Doc, out: list[Span], i: int, kinds: frozenset[str]) -> None:
+    """Type ``out[i]`` Dataset, in place, when it is of ``kinds`` and written as a name (a
+    capital or a digit first)."""
+    span = out[i]
+    if span.label_ in kinds and (span.text[:1].isupper() or span.text[:1].isdigit()):
+        out[i] = Span(doc, span.start, span.end, label=_DATASET, kb_id=span.kb_id_)

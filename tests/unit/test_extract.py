@@ -490,18 +490,24 @@ def test_common_words_alone_are_not_entities(extractor: Extractor) -> None:
     assert extractor.extract_texts([text])[0] == []
 
 
-def test_no_list_names_rated_generic_data() -> None:
-    """Papers with Code lists "Real-world Datasets" as a dataset; the shipped list leaves out
-    dataset names made only of rating words and heads (scripts/build_gazetteers.py)."""
+def _candidates_up_to_gazetteer(text: str) -> list:
+    """The candidate spans of ``text`` once the pipeline has run up to its gazetteer."""
     from kg.extract.spans import CANDIDATES
 
     nlp = load_pipeline()
-    doc = nlp.make_doc("We test on 7 real-world datasets and on ImageNet.")
+    doc = nlp.make_doc(text)
     for name, proc in nlp.pipeline:
         doc = proc(doc)
         if name == "kg_gazetteer":
             break
-    found = {c.text: c.kb_id_ for c in doc.spans[CANDIDATES]}
+    return list(doc.spans[CANDIDATES])
+
+
+def test_no_list_names_rated_generic_data() -> None:
+    """Papers with Code lists "Real-world Datasets" as a dataset; the shipped list leaves out
+    dataset names made only of rating words and heads (scripts/build_gazetteers.py)."""
+    text = "We test on 7 real-world datasets and on ImageNet."
+    found = {c.text: c.kb_id_ for c in _candidates_up_to_gazetteer(text)}
     assert found.get("ImageNet") == "gazetteer"
     assert "real-world datasets" not in found
 
@@ -510,15 +516,8 @@ def test_no_list_metrics_that_measure_nothing() -> None:
     """Papers with Code's metric lists hold leaderboard columns ("Reference images"); the
     shipped list keeps a name of several words only with a measure word or a metric's
     acronym (scripts/build_gazetteers.py, scripts/measure_words.txt)."""
-    from kg.extract.spans import CANDIDATES
-
-    nlp = load_pipeline()
-    doc = nlp.make_doc("Given two reference images, we report the Jaccard Index and Macro F1.")
-    for name, proc in nlp.pipeline:
-        doc = proc(doc)
-        if name == "kg_gazetteer":
-            break
-    found = {c.text.lower() for c in doc.spans[CANDIDATES] if c.kb_id_ == "gazetteer"}
+    text = "Given two reference images, we report the Jaccard Index and Macro F1."
+    found = {c.text.lower() for c in _candidates_up_to_gazetteer(text) if c.kb_id_ == "gazetteer"}
     assert {"jaccard index", "macro f1"} <= found
     assert "reference images" not in found
 
