@@ -289,6 +289,20 @@ def reads_as_material(name: str) -> bool:
 _MEASURE_HEADS = frozenset(word_list("measure_heads.txt"))
 
 
+#: Heads of properties a system has (``property_heads.txt``).
+_PROPERTY_HEADS = frozenset(word_list("property_heads.txt"))
+
+
+def names_a_property(key: str) -> bool:
+    """Whether a phrase names a property that papers improve rather than a measure they report:
+    its head is in ``property_heads.txt`` ("generation quality", "reliability").
+
+    >>> [names_a_property(k) for k in ("generation-quality", "reliability", "success-rate")]
+    [True, True, False]
+    """
+    return key.rpartition("-")[2] in _PROPERTY_HEADS
+
+
 #: Heads of ways of training (``training_heads.txt``).
 _TRAINING_HEADS = frozenset(word_list("training_heads.txt"))
 #: What every paper does: learning, training, optimization (``generic_activities.txt``).

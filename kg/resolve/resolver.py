@@ -44,6 +44,7 @@ from kg.resolve.readings import (
     names_a_dataset_kind,
     names_a_field_class,
     names_a_model,
+    names_a_property,
     only_rating_words,
     rated,
     reads_as_activity,
@@ -449,6 +450,9 @@ class Resolver:
             if not (reads or agreed):
                 label = Label.CONCEPT
         elif meaning is None and is_model_class(key, forms):  # "Multimodal LLMs": no task either
+            label = Label.CONCEPT
+        # "generation quality", "reliability": a property papers improve, which metrics measure
+        if label == Label.METRIC and names_a_property(key) and key not in self.metric_terms:
             label = Label.CONCEPT
         if label in NAMED_TYPES:
             generic = self.generic_names

@@ -549,8 +549,16 @@ def test_undefined_acronyms_take_their_listed_meaning() -> None:
 
 def test_measured_quantities_are_metrics() -> None:
     assert _label("computational cost", label=Label.CONCEPT, papers=2)[0] == Label.METRIC
-    assert _label("generation quality", label=Label.CONCEPT, papers=2)[0] == Label.METRIC
     assert _label("low cost", label=Label.CONCEPT, papers=2)[0] == Label.CONCEPT
+
+
+def test_properties_are_not_metrics() -> None:
+    """A property papers improve is what metrics measure, not a metric, even where the
+    recogniser follows SciERC and calls it one; the curated metric list keeps its own."""
+    assert _label("image quality", label=Label.METRIC, papers=2)[0] == Label.CONCEPT
+    assert _label("adversarial robustness", label=Label.METRIC, papers=2)[0] == Label.CONCEPT
+    assert _label("generation quality", label=Label.CONCEPT, papers=2)[0] != Label.METRIC
+    assert _label("sample efficiency", label=Label.CONCEPT, papers=2)[0] == Label.METRIC
 
 
 def test_a_head_alone_links_no_paper() -> None:
