@@ -58,6 +58,11 @@ DERIVED_SOURCES = frozenset({"head", "nested", "defined"})
 #: Sources whose candidates are names (a name inside a longer chosen phrase is kept, nested).
 NAME_SOURCES = {"gazetteer", "coined", "named_dataset", "lexicon"}
 
+#: Adverbs that belong to the participle after them: "fully connected" (``compound_adverbs.txt``).
+COMPOUND_ADVERBS = frozenset(read_data_lines("compound_adverbs.txt"))
+#: Tags of a participle or adjective that a compound adverb can modify.
+MODIFIER_TAGS = frozenset({"VBN", "JJ"})
+
 
 def defined_acronym(text: str, acronyms: dict[str, str]) -> str | None:
     """The acronym defined in this abstract that ``text`` is, or is the plural of ("LLMs").
@@ -225,6 +230,9 @@ def add_candidate(doc: Doc, start: int, end: int, label: str, source: str) -> No
         start -= 1
     while end < len(doc) and _glued(doc[end - 1], doc[end]):
         end += 1
+    # "fully connected layers": the adverb is part of the modifier it comes before.
+    if start > 0 and doc[start].tag_ in MODIFIER_TAGS and doc[start - 1].lower_ in COMPOUND_ADVERBS:
+        start -= 1
     # A version is part of a name: "LongBench-v2", "DOTA-v1.0", "KaLM-Embedding-V2".
     versioned = glued_right and end + 1 < len(doc) and not doc[end].whitespace_
     if versioned and VERSION.match(doc[end + 1].text):

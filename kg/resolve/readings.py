@@ -555,6 +555,9 @@ def worth_a_node(name: str, key: str) -> bool:
     if key in modifier_acronyms():  # "KV" of "KV cache"
         return False
     if " " in name or "-" in name:
+        *modifiers, head = name.lower().split()
+        if _plain_property(modifiers, head, words):  # even as a leaderboard's title
+            return False
         return key in known_terms() or not _a_description(name.lower(), words)
     word = name.lower()
     if len(word) < 2 or key in words.generic_names or normalize_key(name) in words.generic_names:
@@ -642,6 +645,18 @@ def _generic_word(word: str, words: ResolutionWords) -> bool:
     return _generic_noun(word, words) or word in KIND_WORDS or singularize(word) in _METHOD_WORDS
 
 
+def _plain_property(modifiers: list[str], head: str, words: ResolutionWords) -> bool:
+    """Everyday words before a generic property: "visual quality", "computational efficiency",
+    "image quality" say in plain words what a paper improves (``property_heads.txt``), and
+    name no research concept."""
+    return (
+        bool(modifiers)
+        and head in _PROPERTY_HEADS
+        and _generic_noun(head, words)
+        and all(_listed(w, words.general) for w in modifiers)
+    )
+
+
 def _a_description(phrase: str, words: ResolutionWords) -> bool:
     """Whether a lower-cased phrase describes rather than names (:func:`worth_a_node`): its
     words apart from stop words are generic nouns, hyphenated parts too ("state-of-the-art");
@@ -675,6 +690,8 @@ def _a_description(phrase: str, words: ResolutionWords) -> bool:
         and (modifiers[0] in words.task_heads or modifiers[0] in _GENERIC_ACTIVITIES)
         and _listed(modifiers[0], words.general)
     ):
+        return True
+    if _plain_property(modifiers, head, words):
         return True
     # "large-scale dataset", "novel framework": a generic head, rated, describes too.
     everyday = (

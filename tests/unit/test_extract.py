@@ -347,6 +347,16 @@ def test_a_name_written_on_with_capitalised_parts_is_one_name(extractor: Extract
     assert "OSWorld" not in texts and "GPT-4o-based" not in texts
 
 
+def test_a_compound_adverb_is_part_of_the_phrase(extractor: Extractor) -> None:
+    """ "fully connected layers" is one phrase; "connected layers" would be a fragment."""
+    text = (
+        "Pruning reduces the number of parameters in fully connected layers often with little "
+        "or no drop in classification accuracy."
+    )
+    texts = {m.text for m in extractor.extract_texts([text])[0]}
+    assert "fully connected layers" in texts and "connected layers" not in texts, texts
+
+
 def test_a_factor_starts_a_result_not_an_entity(extractor: Extractor) -> None:
     text = (
         "Scaling to 662M, our model surpasses the best diffusion method with 10x faster "
