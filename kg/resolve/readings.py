@@ -303,6 +303,10 @@ def names_a_property(key: str) -> bool:
     return key.rpartition("-")[2] in _PROPERTY_HEADS
 
 
+#: Nouns that say how something is done ("unsupervised manner": ``manner_heads.txt``).
+_MANNER_HEADS = frozenset(word_list("manner_heads.txt"))
+
+
 #: Heads of ways of training (``training_heads.txt``).
 _TRAINING_HEADS = frozenset(word_list("training_heads.txt"))
 #: What every paper does: learning, training, optimization (``generic_activities.txt``).
@@ -692,6 +696,8 @@ def _a_description(phrase: str, words: ResolutionWords) -> bool:
     ):
         return True
     if _plain_property(modifiers, head, words):
+        return True
+    if modifiers and head in _MANNER_HEADS:  # "in an unsupervised manner"
         return True
     # "large-scale dataset", "novel framework": a generic head, rated, describes too.
     everyday = (

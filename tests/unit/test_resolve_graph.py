@@ -596,6 +596,15 @@ def test_a_field_then_generic_words_describes() -> None:
     assert _label("3D understanding", label=Label.TASK, papers=2)[0] == Label.TASK
 
 
+def test_plain_properties_and_manners_are_no_nodes() -> None:
+    """"visual quality" says in everyday words what a paper improves, "unsupervised manner"
+    how it does something; "adversarial robustness" and "training stability" are concepts."""
+    assert concept_nodes(
+        ["visual quality", "computational efficiency", "unsupervised manner", "zero-shot fashion",
+         "adversarial robustness", "training stability"]
+    ) == {"adversarial robustness", "training stability"}  # fmt: skip
+
+
 def test_rating_words_alone_name_nothing_even_defined() -> None:
     """"high-quality (HQ)" defines an acronym, which makes a name; rating words alone still
     name nothing."""
