@@ -512,6 +512,8 @@ def test_what_a_dataset_name_says_decides_its_type() -> None:
     assert _label("Gemini 2.0 Flash")[0] == Label.METHOD
     assert _label("ResNet")[0] == Label.METHOD
     assert _label("LLaDA-8B-Instruct")[0] == Label.METHOD  # a size in the name
+    # ... and so is a phrase with a method's head ("experiments on the A3C algorithm").
+    assert _label("Asynchronous Advantage Actor Critic algorithm")[0] == Label.METHOD
     # "QA benchmarks" are benchmarks for a task: the task.
     assert _label("question answering")[0] == Label.TASK
     assert _label("visual question answering")[0] == Label.TASK
