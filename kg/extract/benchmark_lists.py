@@ -33,6 +33,10 @@ _EXPERIMENT_NOUNS = frozenset(read_data_lines("experiment_nouns.txt"))
 _BETWEEN = 2
 _DATASET = str(Label.DATASET)
 _NOT_DATASETS = frozenset(str(label) for label in Label) - {_DATASET}
+_METHOD_ONLY = frozenset({str(Label.METHOD)})
+#: A list of names after "tasks" names benchmarks, where the recogniser typed them methods
+#: ("tasks (ViZDoom-Two-Colors, T-Maze)"); a task it typed a task stays one.
+_TASK_NOUNS = frozenset({"task", "tasks"})
 
 
 def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list[Span]:
@@ -42,12 +46,18 @@ def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list
 
     Why: ICLR 2026 abstracts list about 100 benchmarks so that the recogniser typed Methods
     ("MLVU", "VideoMME", "POPE"); a dataset noun, then a bracket or a colon, opens a list of
-    names in about 70.
+    names in about 70. After "tasks", only names typed Method in a list of two or more that a
+    bracket or an example cue opens: 10 on ICLR 2026 ("control tasks (CartPole, Acrobot)"),
+    all benchmarks; with one name or a colon, half of them were tasks or acronyms.
     """
     at = {s.start: i for i, s in enumerate(chosen)}
     out = list(chosen)
     for t in doc:
-        if t.lower_ not in heads:
+        if t.lower_ in heads:
+            kinds = _NOT_DATASETS
+        elif t.lower_ in _TASK_NOUNS:  # "memory-intensive tasks (T-Maze, Memory Maze)"
+            kinds = _METHOD_ONLY
+        else:
             continue
         opener = t.i + 1 < len(doc) and doc[t.i + 1].text in {"(", ",", ":"}
         j = t.i + 1 + opener
@@ -58,7 +68,12 @@ def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list
             j += len(cue) + (j + len(cue) < len(doc) and doc[j + len(cue)].text == ",")
         elif not (opener and doc[t.i + 1].text in {"(", ":"}):
             continue
-        _type_list(doc, out, at, j, _NOT_DATASETS)
+        if kinds is _NOT_DATASETS:
+            _type_list(doc, out, at, j, kinds)
+        # After "tasks", a list of two names or more that examples or a bracket bring: "two
+        # proxy tasks: DarkEventInfer ..." introduces tasks of its own.
+        elif doc[t.i + 1].text != ":":
+            _type_list(doc, out, at, j, kinds, min_members=2)
     return out
 
 
@@ -114,7 +129,7 @@ def scored_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
         j = t.i + 1 + (doc[t.i + 1].lower_ == "the")
         if j not in at or not _after_a_score(doc, t.i):
             continue
-        _type_list(doc, out, at, j, frozenset({str(Label.METHOD)}))
+        _type_list(doc, out, at, j, _METHOD_ONLY)
     return out
 
 
@@ -133,13 +148,19 @@ def _after_a_score(doc: Doc, on: int) -> bool:
 
 
 def _type_list(
-    doc: Doc, out: list[Span], at: dict[int, int], j: int, kinds: frozenset[str]
+    doc: Doc,
+    out: list[Span],
+    at: dict[int, int],
+    j: int,
+    kinds: frozenset[str],
+    min_members: int = 1,
 ) -> None:
     """Type Dataset the names of ``kinds`` in the list that starts at token ``j`` (``out``
-    holds the mentions, ``at`` their index by first token), in place."""
-    last = False
+    holds the mentions, ``at`` their index by first token), in place, when the list has
+    ``min_members`` mentions or more."""
+    members, last = [], False
     while j in at:
-        _type_dataset(doc, out, at[j], kinds)
+        members.append(at[j])
         j = out[at[j]].end
         if last:
             break
@@ -149,6 +170,9 @@ def _type_list(
             j, last = j + 1, True
         elif not comma:
             break
+    if len(members) >= min_members:
+        for i in members:
+            _type_dataset(doc, out, i, kinds)
 
 
 def _type_dataset(doc: Doc, out: list[Span], i: int, kinds: frozenset[str]) -> None:

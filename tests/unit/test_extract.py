@@ -324,6 +324,21 @@ def test_names_listed_after_a_bracket_or_scored_on_are_datasets() -> None:
     assert labels["Jetson"] == labels["A100"] == "Method"
 
 
+def test_names_listed_after_tasks_are_datasets_when_two_or_more() -> None:
+    """After "tasks", a bracketed list of two names or more lists benchmarks; one name in
+    brackets may be the tasks' acronym, and a colon introduces new tasks."""
+    text = (
+        "It wins on memory tasks (T-Maze, CartPole, and Acrobot). "
+        "We study isotropic tasks (ISO). We propose two proxy tasks: Foo and Bar."
+    )
+    labels = _dataset_labels(text, [
+        ("T-Maze", "Method"), ("CartPole", "Method"), ("Acrobot", "Method"), ("ISO", "Method"),
+        ("Foo", "Method"), ("Bar", "Method"),
+    ])  # fmt: skip
+    assert labels["T-Maze"] == labels["CartPole"] == labels["Acrobot"] == "Dataset"
+    assert labels["ISO"] == labels["Foo"] == labels["Bar"] == "Method"
+
+
 def test_versions_cut_offs_and_comparisons(extractor: Extractor) -> None:
     text = (
         "Our models gain on LongBench-v2 with lower perplexity, and Pass@1 vs. Pass@5 rise "
