@@ -35,7 +35,7 @@ from kg.resolve.readings import (
     DESCRIPTIVE,
     KIND_VOTES,
     NAME_EVIDENCE,
-    PARAMETER_COUNT,
+    WRITTEN_SIZE,
     apposition_label,
     describes,
     generic_modifier,
@@ -471,7 +471,7 @@ class Resolver:
                 # that some abstract defines has its long form's key.
                 or len(key) < 2
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
-                or PARAMETER_COUNT.fullmatch(key) is not None  # "1.5B": a model's size
+                or WRITTEN_SIZE.fullmatch(key) is not None  # "1.5B", "80GB": a size
                 or only_rating_words(name)  # "high-quality", even defined as "HQ"
                 or names_a_field_class(key)  # "RL algorithms": a class of methods
                 or key in generic

@@ -584,7 +584,7 @@ def test_a_head_alone_links_no_paper() -> None:
 
 
 def test_lone_hyphenated_adjectives_make_no_node() -> None:
-    assert concept_nodes(["large-scale", "zero-shot", "1.5B", "in-context learning"]) == {
+    assert concept_nodes(["large-scale", "zero-shot", "1.5B", "80GB", "in-context learning"]) == {
         "in-context learning"
     }
 
