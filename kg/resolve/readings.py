@@ -529,6 +529,7 @@ def worth_a_node(name: str, key: str) -> bool:
       ("retrieval", "detection", "matching"): alone, such a word ties together papers on
       unrelated tasks ("document retrieval", "molecule retrieval"), which have nodes of their
       own;
+    * words separated by commas ("audio, visual"): a list, not one name;
     * a generic name ("AI", "GPU": ``generic_names.txt``), an ordinary word capitalised at the
       start of a sentence ("Remarkably", "Evaluation"), a lone letter;
     * rating words alone ("high-quality", even where an acronym is defined for it), and an
@@ -554,6 +555,8 @@ def worth_a_node(name: str, key: str) -> bool:
     """
     words = resolution_words()
     if DESCRIPTIVE.match(name) or WRITTEN_SIZE.fullmatch(key):  # "large-scale", "zero-shot"
+        return False
+    if ", " in name:  # a list or adjectives in a row: "audio, visual", "lightweight, post-hoc"
         return False
     if only_rating_words(name):  # "high-quality" (even defined: "(HQ)"), "adaptive"
         return False

@@ -470,6 +470,7 @@ class Resolver:
                 # learning" is a field or hardware (generic_names.txt). The name too: an acronym
                 # that some abstract defines has its long form's key.
                 or len(key) < 2
+                or ", " in name  # "average, FZOO", "audio, visual": a list, no name
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
                 or WRITTEN_SIZE.fullmatch(key) is not None  # "1.5B", "80GB": a size
                 or only_rating_words(name)  # "high-quality", even defined as "HQ"

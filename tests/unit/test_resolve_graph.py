@@ -598,6 +598,13 @@ def test_a_field_then_generic_words_describes() -> None:
     assert _label("3D understanding", label=Label.TASK, papers=2)[0] == Label.TASK
 
 
+def test_a_name_with_commas_is_a_list_not_a_node() -> None:
+    assert concept_nodes(["audio, visual", "lightweight, post-hoc framework", "KV cache"]) == {
+        "KV cache"
+    }
+    assert _label("MNIST, fashion-MNIST")[0] == Label.CONCEPT
+
+
 def test_plain_properties_and_manners_are_no_nodes() -> None:
     """"visual quality" says in everyday words what a paper improves, "unsupervised manner"
     how it does something; "adversarial robustness" and "training stability" are concepts."""
