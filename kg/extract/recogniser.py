@@ -18,6 +18,7 @@ from kg.extract.retyper import SHIPPED_MODEL as RETYPER_MODEL
 from kg.extract.spans import (
     COMPARATIVE_TAGS,
     DANGLING_TAGS,
+    FIGURE,
     FINITE_VERB_TAGS,
     MULTIPLIER,
     NAMING_CUES,
@@ -146,6 +147,14 @@ class TrainedRecognizer:
                 if not doc[end - 2].like_num and doc[end - 2].is_alpha:
                     add_candidate(doc, end - 2, end - 1, str(label), "model")
                 end -= 3
+            # "GSM8K benchmark (+1.6%)", "Qwen2.5 (7B)": a bracketed figure is a result or a
+            # size, no part of the name.
+            if doc[end - 1].text == ")":
+                inner = next((i for i in range(end - 2, start, -1) if doc[i].text == "("), None)
+                if inner is not None and any(
+                    FIGURE.match(t.text) for t in doc[inner + 1 : end - 1]
+                ):
+                    end = inner
             # An unbalanced bracket means the span ran into (or out of) a parenthesis: keep the
             # part before it ("GHOST (Generating Hallucinations" -> "GHOST").
             opened = [t.i for t in doc[start:end] if t.text == "("]

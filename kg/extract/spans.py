@@ -41,6 +41,8 @@ SIGNS = frozenset({"+", "-", "±", "~", "≈", "<", ">", "≤", "≥", "×"})
 MULTIPLIER = re.compile(r"^\d+(?:\.\d+)?[x×]$")
 #: A version suffix after a hyphen ("-v2", "-V1.5").
 VERSION = re.compile(r"^[vV]\d+(?:\.\d+)*$")
+#: A token that is a figure: "26.8", "+1.6", "479M", "2x", "2019" (not "3D", "S6" or "Second").
+FIGURE = re.compile(r"^[+\-−±~≈]?\d[\d.,]*(?:[%×xKMBTkmbt])?$")
 #: Participles that introduce a name ("a method named X", "dubbed X"): ``naming_cues.txt``.
 NAMING_CUES = frozenset(read_data_lines("naming_cues.txt"))
 #: Penn tags of comparatives and superlatives ("lower", "best", "more").

@@ -160,3 +160,14 @@ def test_a_list_takes_the_metric_and_dataset_written_after_it(nlp: Language) -> 
 def test_a_list_with_its_own_mentions_keeps_them(nlp: Language) -> None:
     found = claims(nlp, "wd1++ achieves 44.2% on MATH500 and 84.5% on GSM8K.")
     assert [text_of(r.dataset) for r in found if r.value == "44.2%"] == ["MATH500"]
+
+
+def test_a_bracketed_figure_is_the_claim_of_the_dataset_it_follows(nlp: Language) -> None:
+    """The figure is no part of the dataset's name, and belongs to it though another claim
+    comes first."""
+    text = (
+        "FooNet succeeds on HarmBench (+72.7%) and improves performance on the GSM8K "
+        "benchmark (+1.6%)."
+    )
+    got = {r.value: text_of(r.dataset) for r in claims(nlp, text)}
+    assert got == {"+72.7%": "HarmBench", "+1.6%": "GSM8K benchmark"}
