@@ -518,6 +518,29 @@ def reads_as_task(key: str, name: str) -> bool:
     return not rated(name)
 
 
+def names_things(name: str) -> bool:
+    """Whether a task phrase names things in the plural, not an activity: the products of
+    one ("word embeddings", "model predictions", "LLM generations"), or things ("video
+    games", "point processes", "time series"). "inverse problems" and "GUI tasks" are kinds
+    of tasks (``task_words.txt``), and a phrase with an activity in it ("Segmenting 3D
+    objects", "generation of 3D objects") stays a task.
+
+    >>> [names_things(n) for n in ("word embeddings", "time series", "inverse problems")]
+    [True, True, False]
+    >>> [names_things(n) for n in ("Segmenting 3D objects", "robotics", "image generation")]
+    [False, False, False]
+    """
+    words = name.lower().split()
+    last = words[-1]
+    if singularize(last) in _TASK_WORDS or "of" in words or words[0].endswith("ing"):
+        return False
+    return last in _INVARIANT_PLURALS or (last.endswith("s") and singularize(last) != last)
+
+
+#: Plural nouns written as their singular: "time series".
+_INVARIANT_PLURALS = frozenset({"series"})
+
+
 def worth_a_node(name: str, key: str) -> bool:
     """Whether a Concept names something specific enough to be a node of the graph, one that
     ties together papers about the same thing rather than papers that share an everyday word.

@@ -46,6 +46,7 @@ from kg.resolve.readings import (
     names_a_field_class,
     names_a_model,
     names_a_property,
+    names_things,
     only_rating_words,
     rated,
     reads_as_activity,
@@ -457,6 +458,10 @@ class Resolver:
             if not (reads or agreed):
                 label = Label.CONCEPT
         elif meaning is None and is_model_class(key, forms):  # "Multimodal LLMs": no task either
+            label = Label.CONCEPT
+        # "word embeddings", "time series": a task phrase that names things, even one the
+        # lists know (a leaderboard's title)
+        if label == Label.TASK and meaning is None and names_things(name):
             label = Label.CONCEPT
         # "generation quality", "reliability": a property papers improve, which metrics measure
         if label == Label.METRIC and names_a_property(key) and key not in self.metric_terms:

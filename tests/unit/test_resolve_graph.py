@@ -598,6 +598,13 @@ def test_a_field_then_generic_words_describes() -> None:
     assert _label("3D understanding", label=Label.TASK, papers=2)[0] == Label.TASK
 
 
+def test_a_task_phrase_that_names_things_is_no_task() -> None:
+    """"word embeddings", "time series": things, even where a leaderboard has that title."""
+    assert _label("word embeddings", label=Label.TASK, papers=2)[0] == Label.CONCEPT
+    assert _label("time series", label=Label.TASK, papers=2)[0] == Label.CONCEPT
+    assert _label("image generation", label=Label.TASK, papers=2)[0] == Label.TASK
+
+
 def test_a_name_with_commas_is_a_list_not_a_node() -> None:
     assert concept_nodes(["audio, visual", "lightweight, post-hoc framework", "KV cache"]) == {
         "KV cache"
