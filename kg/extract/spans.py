@@ -49,8 +49,9 @@ NAMING_CUES = frozenset(read_data_lines("naming_cues.txt"))
 COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 #: Penn tags of finite verbs and modals, which no entity name holds.
 FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
-#: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition.
-DANGLING_TAGS = frozenset({"CC", "DT", "IN", "TO"})
+#: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition, a comma or
+#: a colon ("Fashion-MNIST," of a list).
+DANGLING_TAGS = frozenset({"CC", "DT", "IN", "TO", ",", ":"})
 #: Penn tags of the words a noun compound is made of ("lesion recognition", "3D segmentation").
 NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS", "CD"})
 #: Mention sources derived from another mention (a phrase's head noun, a name nested inside a

@@ -362,6 +362,12 @@ def test_a_name_written_on_with_capitalised_parts_is_one_name(extractor: Extract
     assert "OSWorld" not in texts and "GPT-4o-based" not in texts
 
 
+def test_a_phrase_ends_before_a_comma(extractor: Extractor) -> None:
+    text = "With evaluations on datasets such as Fashion-MNIST, CelebA, and Chairs, it works."
+    texts = {m.text for m in extractor.extract_texts([text])[0]}
+    assert "Fashion-MNIST" in texts and not any(t.endswith(",") for t in texts), texts
+
+
 def test_a_compound_adverb_is_part_of_the_phrase(extractor: Extractor) -> None:
     """ "fully connected layers" is one phrase; "connected layers" would be a fragment."""
     text = (
