@@ -63,7 +63,11 @@ def _strip_leading(words: list[str]) -> list[str]:
 
 @lru_cache(maxsize=200_000)  # resolution asks for the same surface forms again and again
 def normalize_key(surface: str) -> str:
-    """The merge key of a surface form (lower case, hyphen-joined, singular)."""
+    """The merge key of a surface form (lower case, hyphen-joined, singular).
+
+    >>> [normalize_key(s) for s in ("Large Language Models", "Time Series", "LLMs", "Atlas")]
+    ['large-language-model', 'time-series', 'llm', 'atlas']
+    """
     text = unicodedata.normalize("NFKC", surface).strip()
     text = _DASHES.sub("-", text)
     words = _strip_leading(text.split())
@@ -76,7 +80,7 @@ def normalize_key(surface: str) -> str:
         words[-1] = last[:-1]
     elif last.islower() or (len(words) > 1 and last.istitle()):  # "Large Language Models"
         parts = last.split("-")
-        parts[-1] = singularize(parts[-1])
+        parts[-1] = singularize(parts[-1].lower())  # "Time Series": the lists are lower case
         words[-1] = "-".join(parts)
     text = " ".join(words).lower()
     text = _NON_WORD.sub(" ", text)

@@ -158,6 +158,18 @@ def _pick_label(votes: dict[Label, int]) -> Label:
     return max(votes, key=lambda lab: (votes[lab], -TYPE_ORDER.index(lab)))
 
 
+def _spells_out(form: str, acronym: str) -> bool:
+    """Whether ``form``'s words start with the letters of ``acronym``, in order.
+
+    >>> _spells_out("Super-Resolution", "SR"), _spells_out("machine learning methods", "RF")
+    (True, False)
+    """
+    words = [w for w in re.split(r"[\s-]+", form) if w]
+    return len(words) == len(acronym) and all(
+        w[0].upper() == c for w, c in zip(words, acronym.upper(), strict=True)
+    )
+
+
 def _pick_name(forms: dict[str, int]) -> str:
     # The most frequent surface form; ties go to the shorter (usually the singular, lower-case
     # form), then the alphabetically first.
@@ -491,6 +503,14 @@ class Resolver:
                 )
             ):
                 label = Label.CONCEPT
+        # "SR", "IS", "GA": two letters name many things across a field; the spelled-out form
+        # papers also write says which ("super-resolution", "importance sampling"). Last, and
+        # not for a concept: the checks above, and the graph's for concepts, judge the name as
+        # written ("AI" is a generic name).
+        if label in NAMED_TYPES and len(name) <= 2 and name.isupper():
+            spelled = {f: n for f, n in forms.items() if _spells_out(f, name)}
+            if spelled:
+                name = _pick_name(spelled)
         return Entity(
             id=entity_id(label, key),
             label=label,

@@ -598,6 +598,17 @@ def test_a_field_then_generic_words_describes() -> None:
     assert _label("3D understanding", label=Label.TASK, papers=2)[0] == Label.TASK
 
 
+def test_a_two_letter_acronym_shows_its_spelled_out_form() -> None:
+    """"SR" names super-resolution, symbolic regression, speech recognition...: the entity
+    shows the form the papers spell out, however often the acronym is written."""
+    mentions = {
+        "p0": [mention("SR", Label.TASK, canonical="super-resolution")] * 3,
+        "p1": [mention("super-resolution", Label.TASK)],
+    }
+    (entity,) = resolve_entities(mentions).values()
+    assert entity.name == "super-resolution"
+
+
 def test_a_task_phrase_that_names_things_is_no_task() -> None:
     """"word embeddings", "time series": things, even where a leaderboard has that title."""
     assert _label("word embeddings", label=Label.TASK, papers=2)[0] == Label.CONCEPT
