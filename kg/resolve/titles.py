@@ -128,7 +128,8 @@ def find_phrases(
     starts: Collection[str] | None = None,
     ends: Collection[str] | None = None,
 ) -> list[Phrase]:
-    """The entities ``words`` name, longest first from the left, not overlapping. ``starts``
+    """The entities ``words`` name, longest first from the left, not overlapping, each ending
+    its noun phrase (a stop word or the end comes after it). ``starts``
     and ``ends``: the first and last words of ``lookup``'s keys, when known; a phrase of plain
     words whose key would open or close with another word is not looked up.
 
@@ -137,6 +138,9 @@ def find_phrases(
     ['GRPO', 'Diffusion Models']
     >>> find_phrases(title_words("A Diffusion Perspective"), {"diffusion": "m:d"}.get)
     []
+    >>> lookup = {"contextual-information": "c:ci", "information-retrieval": "t:ir"}.get
+    >>> [p.text for p in find_phrases(title_words("Contextual Information Retrieval"), lookup)]
+    ['Information Retrieval']
     """
     parts = [_word_keys(w) for w in words]
     found: list[Phrase] = []
@@ -148,6 +152,10 @@ def find_phrases(
             opens = starts is None or first is None or first[0].partition("-")[0] in starts
             for j in range(min(len(words), i + MAX_WORDS), i, -1):
                 if words[j - 1].lower() in TITLE_STOP_WORDS:
+                    continue
+                # A phrase ends its noun phrase: "Contextual Information" of "Contextual
+                # Information Retrieval" is no phrase there, and must not hide the one that is.
+                if j < len(words) and words[j].lower() not in TITLE_STOP_WORDS:
                     continue
                 if j - i == 1 and not written_as_name(words[i]):
                     break
