@@ -518,6 +518,10 @@ def reads_as_task(key: str, name: str) -> bool:
     return not rated(name)
 
 
+#: Plural nouns written as their singular: "time series".
+_INVARIANT_PLURALS = frozenset({"series"})
+
+
 def names_things(name: str) -> bool:
     """Whether a task phrase names things in the plural, not an activity: the products of
     one ("word embeddings", "model predictions", "LLM generations"), or things ("video
@@ -535,10 +539,6 @@ def names_things(name: str) -> bool:
     if singularize(last) in _TASK_WORDS or "of" in words or words[0].endswith("ing"):
         return False
     return last in _INVARIANT_PLURALS or (last.endswith("s") and singularize(last) != last)
-
-
-#: Plural nouns written as their singular: "time series".
-_INVARIANT_PLURALS = frozenset({"series"})
 
 
 def worth_a_node(name: str, key: str) -> bool:
