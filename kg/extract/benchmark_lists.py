@@ -54,12 +54,14 @@ def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list
     out = list(chosen)
     for t in doc:
         if t.lower_ in heads:
-            kinds = _NOT_DATASETS
-        elif t.lower_ in _TASK_NOUNS:  # "memory-intensive tasks (T-Maze, Memory Maze)"
-            kinds = _METHOD_ONLY
+            kinds, min_members, openers = _NOT_DATASETS, 1, {"(", ",", ":"}
+        # "memory-intensive tasks (T-Maze, Memory Maze)"; but "two proxy tasks: DarkEventInfer
+        # ..." introduces tasks of its own
+        elif t.lower_ in _TASK_NOUNS:
+            kinds, min_members, openers = _METHOD_ONLY, 2, {"(", ","}
         else:
             continue
-        opener = t.i + 1 < len(doc) and doc[t.i + 1].text in {"(", ",", ":"}
+        opener = t.i + 1 < len(doc) and doc[t.i + 1].text in openers
         j = t.i + 1 + opener
         cue = next(
             (c for c in EXAMPLE_CUES if [w.lower_ for w in doc[j : j + len(c)]] == list(c)), None
@@ -68,12 +70,7 @@ def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list
             j += len(cue) + (j + len(cue) < len(doc) and doc[j + len(cue)].text == ",")
         elif not (opener and doc[t.i + 1].text in {"(", ":"}):
             continue
-        if kinds is _NOT_DATASETS:
-            _type_list(doc, out, at, j, kinds)
-        # After "tasks", a list of two names or more that examples or a bracket bring: "two
-        # proxy tasks: DarkEventInfer ..." introduces tasks of its own.
-        elif doc[t.i + 1].text != ":":
-            _type_list(doc, out, at, j, kinds, min_members=2)
+        _type_list(doc, out, at, j, kinds, min_members)
     return out
 
 

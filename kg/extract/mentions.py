@@ -50,9 +50,8 @@ _STOP_END = frozenset({",", ".", ";", ":", "(", ")", "[", "]"})
 #: Penn tag prefixes of words that are no name: verbs, pronouns, determiners, prepositions.
 _NOT_NAME_TAGS = ("VB", "PRP", "DT", "IN", "CC", "W", "MD", "TO")
 #: Heads that type a phrase by its words alone ("word error rate" is a metric, "variational
-#: autoencoder" a method): ``metric_heads.txt``, ``strong_method_heads.txt``.
+#: autoencoder" a method: the lexicon's ``strong_method_heads``).
 _METRIC_HEADS = frozenset(read_data_lines("metric_heads.txt"))
-_STRONG_METHOD_HEADS = frozenset(read_data_lines("strong_method_heads.txt"))
 
 
 def _written_word(doc: Doc, i: int) -> int:
@@ -156,7 +155,7 @@ class MentionSelector:
         titled = sum(1 for w in words if PROPN_LIKE.match(w)) >= max(1, len(words) - 1)
         if titled or COINED.match(text):
             return Label.METHOD
-        if head_singular in _STRONG_METHOD_HEADS:
+        if head_singular in lex.strong_method_heads:
             return Label.METHOD
         return Label.CONCEPT
 

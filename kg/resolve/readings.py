@@ -586,10 +586,10 @@ def worth_a_node(name: str, key: str) -> bool:
     if key in modifier_acronyms():  # "KV" of "KV cache"
         return False
     if " " in name or "-" in name:
-        *modifiers, head = name.lower().split()
-        if _plain_property(modifiers, head, words):  # even as a leaderboard's title
-            return False
-        return key in known_terms() or not _a_description(name.lower(), words)
+        if key in known_terms():  # a listed name, unless a plain property ("Computational
+            *modifiers, head = name.lower().split()  # Efficiency" is a leaderboard's title)
+            return not _plain_property(modifiers, head, words)
+        return not _a_description(name.lower(), words)
     word = name.lower()
     if len(word) < 2 or key in words.generic_names or normalize_key(name) in words.generic_names:
         return False

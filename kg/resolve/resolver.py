@@ -27,7 +27,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from kg.extract.lexicon import read_data_lines
+from kg.extract.lexicon import load_lexicon
 from kg.extract.long_forms import is_acronym
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Entity, Mention
@@ -93,10 +93,6 @@ def _variant_of_dataset(key: str) -> bool:
     return stem != key and len(stem) > 1 and stem in listed_datasets()
 
 
-#: Heads that make a phrase a method whatever else it says ("... algorithm", "... network").
-_STRONG_METHOD_HEADS = frozenset(read_data_lines("strong_method_heads.txt"))
-
-
 def _dataset_or_not(key: str, name: str) -> Label:
     """The type of an entity the mentions call a dataset, from what its name says: a model's
     name is a Method ("Gemini 2.0 Flash", "ResNet"); a task's a Task ("QA benchmarks" and
@@ -104,7 +100,7 @@ def _dataset_or_not(key: str, name: str) -> Label:
     Concept ("natural images", "3D data"). Otherwise a Dataset."""
     # "Asynchronous Advantage Actor Critic (A3C) algorithm", "Dataset Distillation": what
     # experiments run "on" may be a method, and its head says so
-    if names_a_model(name) or key.rpartition("-")[2] in _STRONG_METHOD_HEADS:
+    if names_a_model(name) or key.rpartition("-")[2] in load_lexicon().strong_method_heads:
         return Label.METHOD
     if _variant_of_dataset(key):
         return Label.DATASET

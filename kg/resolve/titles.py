@@ -244,7 +244,7 @@ def link_titles(
             found = [
                 ph
                 for ph in find_phrases(words, lookup, index.starts, index.ends)
-                if _names_a_thing(ph, words, entities[ph.entity], worth)
+                if _names_a_thing(entities[ph.entity], worth)
             ]
             phrases.append((n, words, found))
             for ph in found:
@@ -325,13 +325,11 @@ def _either(first: dict[str, str], then: dict[str, str], key: str) -> str | None
     return first.get(key) or then.get(key)
 
 
-def _names_a_thing(ph: Phrase, words: list[str], entity: Entity, worth: dict[str, bool]) -> bool:
-    """Whether a title phrase names its entity: it ends its noun phrase ("Memory-Efficient" of
-    "Memory-Efficient LLM Fine-Tuning" rates what follows; "LLM" of "LLM Operations" places
-    it), and the entity is worth a node of its own ("low-cost", "unified framework" are not,
-    whatever an abstract typed them)."""
-    if ph.end < len(words) and words[ph.end].lower() not in TITLE_STOP_WORDS:
-        return False
+def _names_a_thing(entity: Entity, worth: dict[str, bool]) -> bool:
+    """Whether a title phrase's entity is worth a node of its own ("low-cost", "unified
+    framework" are not, whatever an abstract typed them); :func:`find_phrases` already keeps
+    only phrases that end their noun phrase ("Memory-Efficient" of "Memory-Efficient LLM
+    Fine-Tuning" rates what follows)."""
     if entity.id not in worth:
         worth[entity.id] = worth_a_node(entity.name, entity.id.partition(":")[2])
     return worth[entity.id]
