@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -99,10 +100,10 @@ def extract_and_resolve(
         ResolverSnapshots(cache_dir, f"{namespace}:{resolution_version()}") if cache_dir else None
     )
     digests = {p.id: text_digest(p.abstract) for p in papers} if snapshots else {}
+    cached = cache.cached(texts) if cache else set()
     with paused_gc():
-        raw: dict[str, list[RawMention]] = cache.get_many(texts) if cache else {}
         restored = snapshots.load(digests) if snapshots else None
-    todo = list(dict.fromkeys(t for t in texts if t not in raw))
+    todo = list(dict.fromkeys(t for t in texts if t not in cached))
     elsewhere = warm if todo and warm is not None and len(todo) < FEW_TEXTS else None
     if elsewhere is not None:
         elsewhere.submit(todo)
@@ -132,15 +133,22 @@ def extract_and_resolve(
                 resolver.add(p.id, mentions[p.id])
 
     waiting: dict[str, list[Paper]] = defaultdict(list)  # texts to extract -> their papers
+    # The cached rows are read a batch at a time: a corpus's rows, all read at once, took more
+    # memory than the mentions made of them.
     with paused_gc():
-        for p in papers:
-            if p.abstract in raw:
-                add(p, raw[p.abstract])
-            else:
-                waiting[p.abstract].append(p)
-    if progress and raw:
-        progress(sum(1 for t in texts if t in raw))
-    del raw  # the rows live on as mentions: a corpus's rows twice over would double the memory
+        for i in range(0, len(papers), CACHE_BATCH):
+            batch = papers[i : i + CACHE_BATCH]
+            wanted = [p.abstract for p in batch if p.abstract in cached]
+            raw = cache.get_many(wanted) if cache is not None and wanted else {}
+            for p in batch:
+                if p.abstract in raw:
+                    add(p, raw[p.abstract])
+                else:
+                    waiting[p.abstract].append(p)
+            if progress and raw:
+                progress(sum(1 for p in batch if p.abstract in raw))
+    # Rows found damaged when read: extracted again, after the texts the cache never had.
+    lost = [t for t in waiting if t in cached]
     early: list[str] = []  # resolved papers whose mentions are grouped by key before the end
     if elsewhere is not None:
         # While the new texts are extracted elsewhere, so that only quick look-ups are left for
@@ -148,16 +156,22 @@ def extract_and_resolve(
         early = [pid for pid in resolved if pid in mentions]
     with paused_gc():
         earlier = by_key(m for pid in early for m in mentions[pid])
-    if todo:
-        results: Iterable[list[RawMention]] = (
-            elsewhere.result()
-            if elsewhere is not None
-            else remote.raw_mentions(todo)
-            if remote is not None
-            else Extractor(model, n_process=n_process or auto_processes(len(todo))).raw_mentions(
-                todo
+
+    def extracted(texts: list[str]) -> Iterator[list[RawMention]]:
+        # A generator: the extraction starts when the first rows are asked for.
+        if texts:
+            workers = n_process or auto_processes(len(texts))
+            yield from (
+                remote.raw_mentions(texts)
+                if remote is not None
+                else Extractor(model, n_process=workers).raw_mentions(texts)
             )
+
+    if todo or lost:
+        results = itertools.chain(
+            elsewhere.result() if elsewhere is not None else extracted(todo), extracted(lost)
         )
+        todo = todo + lost  # (a new list: extracted(todo) reads the old one)
         fresh = []
         # Each paper is resolved as its mentions arrive: the main process would otherwise wait
         # idle for the workers and then do it all alone at the end. The rows go to the cache a

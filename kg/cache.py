@@ -173,6 +173,24 @@ class BlobTable:
             return {}  # what was read from a damaged file is not trusted either
         return found
 
+    def has_many(self, keys: list[Key]) -> set[Key]:
+        """The keys that have a row (read without their values)."""
+        found: set[Key] = set()
+        try:
+            for i in range(0, len(keys), 500):
+                chunk = keys[i : i + 500]
+                marks = ",".join("?" * len(chunk))
+                found.update(
+                    k
+                    for (k,) in self.db.execute(
+                        f"SELECT key FROM {self.table} WHERE key IN ({marks})", chunk
+                    )
+                )
+        except sqlite3.Error as exc:
+            self._recover(exc)
+            return set()
+        return found
+
     def put_many(self, items: list[tuple[Key, bytes]]) -> None:
         try:
             with self.db:
@@ -325,6 +343,11 @@ class ExtractionCache:
 
     def key(self, text: str) -> str:
         return hashlib.sha256(f"{self.namespace}\0{_ROWS_FORMAT}\0{text}".encode()).hexdigest()
+
+    def cached(self, texts: list[str]) -> set[str]:
+        """The texts that have a cached result (one found damaged when read is missing then)."""
+        by_key = {self.key(t): t for t in texts}
+        return {by_key[k] for k in self.table.has_many(list(by_key))}
 
     def get_many(self, texts: list[str]) -> dict[str, list[tuple[Any, ...]]]:
         """Cached results for the texts that have one, by text (a damaged one is missing)."""

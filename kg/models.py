@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from kg.schema import Label, Rel
 
 
-@dataclass
+@dataclass(slots=True)
 class Paper:
     """One paper after ingest. ``abstract`` is already cleaned to plain text."""
 
@@ -24,7 +24,7 @@ class Paper:
     source: str = ""  # "path:line" of the record, for error messages and provenance
 
 
-@dataclass
+@dataclass(slots=True)
 class Mention:
     """An entity mention in a paper's cleaned abstract (character offsets into it)."""
 
@@ -42,7 +42,7 @@ class Mention:
     compound: bool = False  # a task phrase written as a noun compound ("lesion recognition")
 
 
-@dataclass
+@dataclass(slots=True)
 class RelationMention:
     """A relation one sentence of a paper states between two of its mentions (the head is the
     paper's proposed mention where the sentence says "we" or "our method")."""
@@ -55,7 +55,7 @@ class RelationMention:
     rule: str = ""  # the pattern that found it (kg/extract/data/patterns/relations.jsonl)
 
 
-@dataclass
+@dataclass(slots=True)
 class ResultMention:
     """A quantitative claim one sentence of a paper makes (``kg.extract.results``): the number
     as written (``value``), its value and unit, whether it is a change rather than a level
@@ -84,7 +84,7 @@ class Statements:
     results: dict[str, list[ResultMention]] = field(default_factory=dict)
 
 
-@dataclass
+@dataclass(slots=True)
 class Entity:
     """A canonical entity after cross-paper resolution."""
 

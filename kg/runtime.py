@@ -29,6 +29,7 @@ import collections
 import contextlib
 import gc
 import os
+import queue
 import signal
 import sys
 import threading
@@ -246,6 +247,24 @@ class ProcessStages:
         )
         self._proc.start()
         child.close()
+        # Values leave the pipe as soon as the child sends them, so a child that has sent its
+        # last one exits and frees its working memory, instead of holding it until this
+        # process asks (the text similarity's child held all of it through the extraction).
+        self._values: queue.SimpleQueue[tuple[bool, Any] | None] = queue.SimpleQueue()
+        self._receiver = threading.Thread(target=self._receive, daemon=True)
+        self._receiver.start()
+
+    def _receive(self) -> None:
+        try:
+            while True:
+                item = self._conn.recv()
+                self._values.put(item)
+                if not item[0]:
+                    return
+        except (EOFError, OSError):
+            self._values.put(None)  # the child has ended (or was ended)
+        except Exception as exc:  # a value that cannot be unpickled here: raised by next()
+            self._values.put((False, exc))
 
     def send(self, value: Any) -> None:
         """A child that has stopped already (its error waits for :meth:`next`) takes nothing."""
@@ -253,11 +272,11 @@ class ProcessStages:
             self._conn.send(value)
 
     def next(self, last: bool = False) -> Any:
-        try:
-            ok, value = self._conn.recv()
-        except EOFError:
+        item = self._values.get()
+        if item is None:
             self.close()
-            raise self._died() from None
+            raise self._died()
+        ok, value = item
         if not ok or last:
             self.close()
         if not ok:
@@ -268,6 +287,7 @@ class ProcessStages:
         if self._proc.is_alive():
             self._proc.terminate()
         self._proc.join()
+        self._receiver.join()  # the child's end is closed: it has seen the end of the pipe
         self._conn.close()
 
 

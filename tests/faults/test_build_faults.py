@@ -96,6 +96,29 @@ def test_a_cache_folder_of_garbage_warns_and_builds_the_same_graph(
     assert out.read_bytes() == cold.read_bytes()
 
 
+def test_damaged_rows_in_a_sound_cache_are_extracted_again_for_the_same_graph(
+    tmp_path: Path, repo_root: Path
+) -> None:
+    import sqlite3
+
+    seeds = str(repo_root / "seeds")
+    cache, cold = tmp_path / "cache", tmp_path / "cold.json"
+    assert kg("build", seeds, "--no-cache", "-o", str(cold)).returncode == 0
+    first = kg("build", seeds, "--cache-dir", str(cache), "-o", str(tmp_path / "a.json"))
+    assert first.returncode == 0, first.stderr[-3000:]
+    (extractions,) = cache.glob("extractions-*.sqlite")
+    with sqlite3.connect(extractions) as db:  # the file stays sound: only three values are not
+        db.execute(
+            "UPDATE mentions SET value = x'ff00' WHERE rowid IN (SELECT rowid FROM mentions LIMIT 3)"
+        )
+    db.close()
+    out = tmp_path / "b.json"
+    done = kg("build", seeds, "--cache-dir", str(cache), "-o", str(out), "--json")
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert '"from_cache": 35' in done.stdout
+    assert out.read_bytes() == cold.read_bytes()
+
+
 # --------------------------------------------------------------------------- orphans
 
 START_METHODS = [m for m in ("fork", "spawn") if m in multiprocessing.get_all_start_methods()]

@@ -119,6 +119,22 @@ def test_stages_reraise_what_the_generator_raised(method: str) -> None:
         stages.next()
 
 
+def _big_then_done() -> Iterator[object]:
+    # More than a pipe holds: sending it waits for the other end to read.
+    yield bytes(4 << 20)
+
+
+@pytest.mark.parametrize("child", PROCESS_METHODS)
+def test_a_child_ends_once_it_has_sent_its_last_value_before_it_is_asked(
+    child: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KG_START_METHOD", child)
+    stages = start_stages(_big_then_done)
+    stages._proc.join(timeout=60)  # type: ignore[attr-defined]
+    assert not stages._proc.is_alive()  # type: ignore[attr-defined]
+    assert len(stages.next(last=True)) == 4 << 20
+
+
 def _dies() -> Iterator[object]:
     yield 1
     os._exit(3)
