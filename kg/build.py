@@ -385,6 +385,7 @@ def build(
             similar=x.similar,
             relations=x.stated.relations,
             results=x.stated.results,
+            release=True,
         )
     return BuildResult(
         data=data,

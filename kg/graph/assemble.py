@@ -92,6 +92,7 @@ def graph_data(
     relations: dict[str, list[RelationMention]] | None = None,
     results: dict[str, list[ResultMention]] | None = None,
     topics: bool = True,
+    release: bool = False,
 ) -> dict[str, Any]:
     """The knowledge graph of ``papers`` as node-link data (``networkx.node_link_data`` with
     ``edges="links"``), nodes sorted by id and links by (source, target, key): exactly what
@@ -104,7 +105,9 @@ def graph_data(
     another process, and the links are assembled here before they are needed. ``relations``:
     the relations each paper states, which become entity→entity links between kept nodes;
     ``results``: the results each paper reports, which become Result nodes; ``topics``: group
-    the papers into Topic nodes (:func:`kg.graph.topics.add_topics`).
+    the papers into Topic nodes (:func:`kg.graph.topics.add_topics`). ``release``: empty
+    ``mentions_by_paper`` as each paper's links are made, so that a build never holds a
+    corpus's mentions and its links at once (the links then reuse the mentions' memory).
     """
     linked = linking_papers(mentions_by_paper)
     keep = {
@@ -127,7 +130,8 @@ def graph_data(
     ordered = sorted(papers, key=lambda p: p.id)
     for p in ordered:
         by_entity: dict[str, list[Mention]] = {}
-        for m in mentions_by_paper.get(p.id, []):
+        found = mentions_by_paper.pop(p.id, []) if release else mentions_by_paper.get(p.id, [])
+        for m in found:
             if m.entity in keep:
                 by_entity.setdefault(m.entity, []).append(m)
         for eid in [eid for eid, ms in by_entity.items() if all(m.source == HEAD for m in ms)]:

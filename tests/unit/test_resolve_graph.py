@@ -401,6 +401,17 @@ def test_graph_data_is_what_the_graph_file_holds(tmp_path: Path) -> None:
     assert pairs == sorted(set(pairs)) and len(pairs) > 5  # in order, one link per pair
 
 
+def test_graph_data_releasing_the_mentions_as_it_goes_gives_the_same_data() -> None:
+    from kg.graph.assemble import graph_data
+
+    papers, mentions = corpus()
+    entities = resolve_entities(mentions)
+    kept = graph_data(papers, mentions, entities)
+    assert mentions  # left as they were
+    assert graph_data(papers, mentions, entities, release=True) == kept
+    assert not mentions  # a build's mentions are gone once its links are made
+
+
 def test_resolver_fed_in_any_order_gives_the_same_entities() -> None:
     from kg.resolve.resolver import Resolver
 
