@@ -27,6 +27,9 @@ FEW_TEXTS = 400
 #: done). So tasks are big until the last few, then small.
 CHUNK = 64
 LAST_CHUNK = 16
+#: Texts one process extracts per spaCy memory zone (:meth:`Extractor.rows`) when it extracts
+#: them itself: a zone costs little, and what it holds is freed at its end.
+ZONE_TEXTS = 1024
 
 
 def chunked(items: list[str], n_process: int) -> list[list[str]]:
@@ -75,8 +78,13 @@ class Extractor:
         """The rows of each text, in order: its :data:`~kg.extract.rows.RawMention` s, then its
         :data:`~kg.extract.rows.RawRelation` s."""
         if self.n_process <= 1 or not parallel():
-            for doc in self.nlp.pipe(texts, batch_size=self.batch_size):
-                yield doc_rows(doc)
+            batch: list[str] = []
+            for text in texts:
+                batch.append(text)
+                if len(batch) == ZONE_TEXTS:
+                    yield from self.rows(batch)
+                    batch = []
+            yield from self.rows(batch)
             return
         global _WORKER
         if forks():
@@ -89,6 +97,16 @@ class Extractor:
         with ctx.Pool(self.n_process, initializer=_start_worker, initargs=initargs) as pool:
             for result in pool.imap(_extract_chunk, chunks):
                 yield from result
+
+    def rows(self, texts: list[str]) -> list[list[RawMention]]:
+        """The rows of each text (as :meth:`raw_mentions`), made in one spaCy memory zone: the
+        strings and lexemes these texts added to the vocabulary are dropped once their rows,
+        plain Python data, are made. Else a process's vocabulary grows with every new word it
+        meets, and an extraction worker's memory with the corpus."""
+        if not texts:
+            return []
+        with self.nlp.memory_zone():
+            return [doc_rows(doc) for doc in self.nlp.pipe(texts, batch_size=self.batch_size)]
 
     def extract_texts(
         self, texts: Iterable[str], progress: Callable[[int], None] | None = None
@@ -117,7 +135,7 @@ def _start_worker(setup: tuple[str | None, int, bool] | None, parent_pid: int) -
 
 def _extract_chunk(texts: list[str]) -> list[list[RawMention]]:
     assert _WORKER is not None
-    return [doc_rows(doc) for doc in _WORKER.nlp.pipe(texts, batch_size=_WORKER.batch_size)]
+    return _WORKER.rows(texts)
 
 
 def doc_rows(doc: Any) -> list[Any]:

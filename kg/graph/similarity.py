@@ -17,6 +17,7 @@ import hashlib
 import marshal
 import re
 import sqlite3
+import sys
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
@@ -83,7 +84,7 @@ TERMS_KIND = "terms"
 
 def _count_terms(text: str, stops: frozenset[str]) -> TermCounts:
     counts = Counter(w for w in TOKEN.findall(text.lower()) if w not in stops)
-    return tuple(counts), tuple(counts.values())
+    return tuple(map(sys.intern, counts)), tuple(counts.values())
 
 
 @lru_cache(maxsize=1)
@@ -132,7 +133,9 @@ def _loaded(value: bytes | None) -> TermCounts | None:
         words, counts = marshal.loads(value)
     except (ValueError, EOFError, TypeError):
         return None  # damaged: counted again
-    return words, counts
+    # One string per word, not one per text that has it: a corpus's counts took most of the
+    # memory of the similarity's process.
+    return tuple(map(sys.intern, words)), counts
 
 
 def tfidf_matrix(

@@ -571,6 +571,20 @@ def test_deterministic(extractor: Extractor) -> None:
     )
 
 
+def test_new_words_do_not_stay_in_the_vocabulary_and_rows_are_the_same(
+    extractor: Extractor,
+) -> None:
+    from kg.extract.extractor import doc_rows
+
+    texts = [f"We propose Zorblax{i}Net and evaluate it on Quuxbench{i}." for i in range(30)]
+    strings = len(extractor.nlp.vocab.strings)
+    rows = extractor.rows(texts)
+    # A worker extracting a corpus would otherwise keep every new word it met.
+    assert len(extractor.nlp.vocab.strings) == strings
+    assert rows == [doc_rows(doc) for doc in load_pipeline().pipe(texts)]
+    assert any(row[2] == "Zorblax7Net" for row in rows[7])
+
+
 @pytest.mark.parametrize("method", ["fork", "spawn", "inline"])
 def test_warm_extractor_gives_what_the_extractor_gives(
     extractor: Extractor, method: str, monkeypatch: pytest.MonkeyPatch
