@@ -103,6 +103,35 @@ def session_rss_kb(sid: int) -> int:
     return total
 
 
+def session_pss_kb(sid: int) -> int:
+    """Summed proportional set size (KiB) of session ``sid``'s processes, from
+    /proc/PID/smaps_rollup (0 where there is none): each shared page is divided among the
+    processes that map it, so the sum is what the tree takes from the machine. Forked
+    extraction workers share much of their parent's heap, which :func:`session_rss_kb` counts
+    once per worker."""
+    total = 0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            if len(fields) <= 3 or int(fields[3]) != sid:
+                continue
+            with open(f"/proc/{entry}/smaps_rollup", "rb") as fh:
+                for line in fh:
+                    if line.startswith(b"Pss:"):
+                        total += int(line.split()[1])
+                        break
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
+
+
 @dataclass
 class TreeRun:
     """One child process measured together with every process it started."""
@@ -114,6 +143,7 @@ class TreeRun:
     tree_rss_mb: float  # sampled peak of the summed RSS of the child's session
     peak_rss_mb: float  # the largest single process (wait4: the child and its waited-for children)
     cpu_s: float  # user + system CPU seconds of the child and its waited-for children
+    tree_pss_mb: float = 0.0  # sampled peak of the summed PSS (shared pages counted once)
     stdout: str = field(repr=False, default="")
     stderr: str = field(repr=False, default="")
 
@@ -153,14 +183,15 @@ def run_tree(
             cwd=cwd,
             start_new_session=True,
         )
-        peak_kb = 0
+        peak_kb = peak_pss_kb = 0
         done = threading.Event()
         timed_out = threading.Event()
 
         def sample() -> None:
-            nonlocal peak_kb
+            nonlocal peak_kb, peak_pss_kb
             while not done.is_set():
                 peak_kb = max(peak_kb, session_rss_kb(proc.pid))
+                peak_pss_kb = max(peak_pss_kb, session_pss_kb(proc.pid))
                 if timeout is not None and time.perf_counter() - t0 > timeout:
                     timed_out.set()
                     _kill_session(proc.pid)
@@ -190,6 +221,7 @@ def run_tree(
             tree_rss_mb=peak_kb / 1024,
             peak_rss_mb=usage.ru_maxrss / 1024,
             cpu_s=usage.ru_utime + usage.ru_stime,
+            tree_pss_mb=peak_pss_kb / 1024,
             stdout=out.read().decode("utf-8", "replace"),
             stderr=err.read().decode("utf-8", "replace"),
         )

@@ -6,9 +6,11 @@ reuses it), then measures, each as a subprocess of its own:
 
 1. **cold build** — ``kg build CORPUS -o G.json --no-cache --no-keywords --cache-dir
    WORK/cache-N --json``: wall time, papers/s, CPU seconds, the peak of the summed RSS of its
-   whole process tree (extraction workers included, sampled every 0.2 s) and of the largest
-   single process, the graph file's size. A build that fails or runs past ``--timeout`` is
-   reported as such and the next size still runs.
+   whole process tree (extraction workers included, sampled every 0.2 s) and of its summed
+   PSS (a page shared by forked processes counted once: what the tree takes from the
+   machine), the largest single process, the graph file's size (``--store``: a ``.db``). A
+   build that fails or runs past ``--timeout`` is reported as such and the next size still
+   runs.
 2. **kg related** — the first call on the new graph (which prepares its text index in a
    fresh cache folder, what a user meets once per graph), then the median of ``--queries``
    later calls, each a fresh ``kg related TITLE --graph G.json`` process (process start to
@@ -128,7 +130,7 @@ def measure_size(
     row["corpus_mb"] = corpus.stat().st_size / 2**20
 
     cache = work / f"cache-{n}"
-    graph = work / f"graph-{n}.json"
+    graph = work / f"graph-{n}.{'db' if args.store else 'json'}"
     # A fresh cache folder each time: the text index of an earlier run's (byte-identical)
     # graph would otherwise make the "first" `kg related` call a warm one.
     shutil.rmtree(cache, ignore_errors=True)
@@ -143,6 +145,7 @@ def measure_size(
         build_s=run.seconds,
         cpu_s=run.cpu_s,
         tree_rss_mb=run.tree_rss_mb,
+        tree_pss_mb=run.tree_pss_mb,
         max_process_rss_mb=run.peak_rss_mb,
     )
     print(f"[build {n}] {row['build_status']}, {run.seconds:.1f} s", file=sys.stderr, flush=True)
@@ -258,6 +261,7 @@ def print_report(report: dict[str, Any]) -> None:
                 fmt(r.get("papers_per_s")),
                 fmt(r.get("cpu_s"), ".0f"),
                 fmt(r.get("tree_rss_mb"), ".0f"),
+                fmt(r.get("tree_pss_mb"), ".0f"),
                 fmt(r.get("max_process_rss_mb"), ".0f"),
                 fmt(r.get("graph_mb"), ".0f"),
                 fmt(r.get("entities"), "d"),
@@ -275,6 +279,7 @@ def print_report(report: dict[str, Any]) -> None:
         "papers/s",
         "CPU s",
         "tree RSS MiB",
+        "tree PSS MiB",
         "max proc MiB",
         "graph MiB",
         "entities",
@@ -333,6 +338,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument(
         "--timeout", type=float, default=3600, help="seconds per build or call (default 3600)"
+    )
+    ap.add_argument(
+        "--store",
+        action="store_true",
+        help="build each graph into a store (graph-N.db), the form for big corpora",
     )
     ap.add_argument("--no-naive", action="store_true", help="skip the naive spaCy baseline")
     ap.add_argument("--queries", type=int, default=10, help="later `kg related` calls (10)")
