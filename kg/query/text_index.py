@@ -374,6 +374,18 @@ def papers_of(G: Any) -> list[tuple[str, str, str]]:
     )
 
 
+def _paper_texts(graph_path: Path) -> list[tuple[str, str, str]]:
+    """:func:`papers_of` the graph at ``graph_path``; a store's are read alone (its whole
+    graph, made into networkx objects, would take many times the memory of a big corpus)."""
+    from kg.store.file import load_graph
+    from kg.store.sqlite import Store, is_store
+
+    if is_store(graph_path):
+        with Store(graph_path) as store:
+            return store.paper_texts()
+    return papers_of(load_graph(graph_path))
+
+
 def load_text_index(
     graph_path: str | Path,
     cache_dir: str | Path | None = None,
@@ -385,7 +397,6 @@ def load_text_index(
     costs the same for any corpus."""
     from kg.cache import default_cache_dir
     from kg.query.index import _signature
-    from kg.store.file import load_graph
 
     graph_path = Path(graph_path)
     cached = text_index_path(graph_path, Path(cache_dir) if cache_dir else default_cache_dir())
@@ -396,7 +407,7 @@ def load_text_index(
             return index
     except (OSError, ValueError, KeyError, TypeError):
         pass  # missing, incomplete or unreadable: made again below
-    papers = papers_of(load_graph(graph_path))
+    papers = _paper_texts(graph_path)
     if on_build is not None:
         on_build(len(papers))
     index = TextIndex.from_papers(papers)

@@ -23,6 +23,8 @@ import numpy as np
 WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 #: SIF's ``a``: a word as frequent as one in a thousand tokens weighs half as much as a rare one.
 SIF_A = 1e-3
+#: Texts :func:`sif_vectors` splits into words at a time.
+TEXT_BLOCK = 8192
 
 
 def words(text: str) -> list[str]:
@@ -58,7 +60,16 @@ def sif_vectors(texts: Sequence[str], weights: dict[str, float]) -> np.ndarray:
     from kg.query.bags import mean_rows
 
     vocab, matrix = word_vectors()
-    return mean_rows([words(t) for t in texts], vocab, matrix, lambda w: weights.get(w, 0.0))
+    def weight(word: str) -> float:
+        return weights.get(word, 0.0)
+
+    # A block of texts at a time: a corpus's sentences, all split into words at once, took
+    # far more memory than their vectors (each row is the same either way).
+    blocks = [
+        mean_rows([words(t) for t in texts[i : i + TEXT_BLOCK]], vocab, matrix, weight)
+        for i in range(0, len(texts), TEXT_BLOCK)
+    ]
+    return np.vstack(blocks) if blocks else mean_rows([], vocab, matrix, weight)
 
 
 def common_direction(rows: np.ndarray) -> np.ndarray:

@@ -202,6 +202,21 @@ class Store:
                 out[node["id"]] = node
         return out
 
+    def paper_texts(self) -> list[tuple[str, str, str]]:
+        """Every paper as (id, title, abstract), by id: what a text index is made of, read
+        without the rest of the graph."""
+        try:
+            rows = self.con.execute(
+                "SELECT data FROM nodes WHERE label = ? ORDER BY id", (Label.PAPER.value,)
+            )
+            out = []
+            for (data,) in rows:
+                node = orjson.loads(data)
+                out.append((node["id"], node.get("title") or "", node.get("abstract") or ""))
+            return out
+        except sqlite3.Error as exc:
+            raise GraphFileError(f"{self.path}: cannot read the store ({exc})") from None
+
     def links_of(self, node_id: str, direction: str = "out") -> list[dict[str, Any]]:
         """The node-link dicts of the links from (``"out"``) or to (``"in"``) a node."""
         column = "source" if direction == "out" else "target"

@@ -185,6 +185,23 @@ def test_char_tfidf_gives_scikit_learns_numbers() -> None:
     assert np.allclose((ours @ ours.T).toarray(), (ref @ ref.T).toarray(), atol=1e-5)
 
 
+def test_sentence_vectors_made_a_block_at_a_time_are_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import kg.query.vectors as vectors
+    from kg.query.bags import mean_rows
+
+    texts = [a for _, a in PAPERS.values()] * 3 + [""]
+    weights = vectors.sif_weights(texts)
+    vocab, matrix = vectors.word_vectors()
+    whole = mean_rows([vectors.words(t) for t in texts], vocab, matrix,
+                      lambda w: weights.get(w, 0.0))  # fmt: skip
+    monkeypatch.setattr(vectors, "TEXT_BLOCK", 4)
+    blocks = vectors.sif_vectors(texts, weights)
+    assert blocks.dtype == whole.dtype and np.array_equal(blocks, whole)
+    assert vectors.sif_vectors([], weights).shape == (0, matrix.shape[1])
+
+
 def test_sparse_rows_cosines_equal_scipys(indexes) -> None:  # type: ignore[no-untyped-def]
     import scipy.sparse as sp
 

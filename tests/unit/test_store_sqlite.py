@@ -97,6 +97,16 @@ def test_lookups_and_stats_agree(both: tuple[Path, Path]) -> None:
                                                  "size": 3}]  # fmt: skip
 
 
+def test_a_store_gives_its_paper_texts_without_the_graph(both: tuple[Path, Path]) -> None:
+    from kg.query.text_index import papers_of
+
+    json_path, db_path = both
+    with Store(db_path) as store:
+        texts = store.paper_texts()
+    assert texts == papers_of(load_graph(json_path))
+    assert texts[0] == ("p1", "Fast Graphs", "A b.") and len(texts) == 3
+
+
 def test_a_missing_or_foreign_store_is_one_readable_error(tmp_path: Path) -> None:
     with pytest.raises(GraphFileError, match="no graph store here"):
         Store(tmp_path / "none.db")
