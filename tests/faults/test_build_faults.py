@@ -139,17 +139,25 @@ def test_a_killed_build_leaves_no_process_running(
     try:
         parent = psutil.Process(build.pid)
         # The reader (or similarity) stage and two extraction workers (spawn: and the
-        # resource tracker): kill when the workers have started.
-        while build.poll() is None and len(parent.children(recursive=True)) < 3:
+        # resource tracker): kill when the workers have started. The reader ends as soon as
+        # it has handed over its values, often before the workers start.
+        seen: dict[int, Any] = {}
+        while build.poll() is None:
+            try:
+                live = parent.children(recursive=True)
+            except psutil.NoSuchProcess:  # one ended while they were listed
+                continue
+            seen.update((p.pid, p) for p in live)
+            if len(live) >= 2 and len(seen) >= 3:
+                break
             time.sleep(0.05)
-        children = parent.children(recursive=True)
         assert build.poll() is None, "the build ended before its workers could be seen"
         build.send_signal(signal.SIGKILL)
         build.wait()
     finally:
         if build.poll() is None:
             build.kill()
-    assert len(children) >= 3
+    assert len(seen) >= 3
     survivors = wait_gone(token, ORPHAN_DEADLINE)
     assert not survivors, [(p.pid, p.cmdline()) for p in survivors]
 
