@@ -101,8 +101,8 @@ class Extractor:
     def rows(self, texts: list[str]) -> list[list[RawMention]]:
         """The rows of each text (as :meth:`raw_mentions`), made in one spaCy memory zone: the
         strings and lexemes these texts added to the vocabulary are dropped once their rows,
-        plain Python data, are made. Else a process's vocabulary grows with every new word it
-        meets, and an extraction worker's memory with the corpus."""
+        plain Python data, are made. Else a process's vocabulary keeps every new word it
+        meets for as long as it runs."""
         if not texts:
             return []
         with self.nlp.memory_zone():

@@ -8,6 +8,7 @@ conference to seconds.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -123,16 +124,17 @@ def tfidf_of_product(
     np.cumsum(sizes, out=indptr[1:])
     data = np.empty(int(indptr[-1]), dtype=np.float32)
     indices = np.empty(int(indptr[-1]), dtype=np.int32)
-    for b, part in enumerate(counts):
-        lo, hi = indptr[b * block], indptr[min((b + 1) * block, n)]
-        X = part.astype(np.float64)
+    waiting = deque(counts)  # each block's counts are freed as the result fills up
+    del counts
+    for lo_row in range(0, n, block):
+        lo, hi = indptr[lo_row], indptr[min(lo_row + block, n)]
+        X = waiting.popleft().astype(np.float64)
         X.data = (np.log(X.data) + 1.0) * idf[X.indices]
         norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
         norms[norms == 0] = 1.0
         X.data /= np.repeat(norms, np.diff(X.indptr))
         data[lo:hi] = X.data
         indices[lo:hi] = X.indices
-        counts[b] = None  # type: ignore[call-overload]  # freed as the result fills up
     return sp.csr_matrix((data, indices, indptr), shape=(n, width))
 
 
