@@ -74,7 +74,14 @@ def signals(
             raw[name] = raw["entities"]
             continue
         scores, _ = shared_entities(idx, paper, labels)
-        raw[name] = np.asarray([scores.get(p, 0.0) for p in text.ids])
+        # Filled from the papers that share something (a few thousand), not looked up for
+        # every paper of the corpus.
+        values = np.zeros(len(text.ids))
+        found = [(text.row(p), s) for p, s in scores.items() if p in text]
+        if found:
+            at, shared = zip(*found, strict=True)
+            values[list(at)] = shared
+        raw[name] = values
     return {name: standardised(np.asarray(raw[name], dtype=np.float64), row) for name in SIGNALS}
 
 
