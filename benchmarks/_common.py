@@ -77,18 +77,13 @@ def current_rss_mb() -> float:
 _PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024 if hasattr(os, "sysconf") else 4
 
 
-def session_rss_kb(sid: int) -> int:
-    """Summed RSS (KiB) of every process of session ``sid``, from /proc (0 elsewhere).
-
-    A session rather than a parent/child walk, so worker processes that outlive or are
-    re-parented away from their parent still count. Shared copy-on-write pages count once per
-    process: an upper bound of what the tree holds, as ``top`` would add it up.
-    """
-    total = 0
+def _session_processes(sid: int) -> Iterator[tuple[str, list[bytes]]]:
+    """The /proc entries of session ``sid``'s processes, with their ``stat`` fields after the
+    command name (state ppid pgrp session ...); nothing where there is no /proc."""
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return 0
+        return
     for entry in entries:
         if not entry.isdigit():
             continue
@@ -97,10 +92,19 @@ def session_rss_kb(sid: int) -> int:
                 fields = fh.read().rsplit(b")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        # after the command name: state ppid pgrp session ...; rss (pages) is field 24 overall
         if len(fields) > 21 and int(fields[3]) == sid:
-            total += int(fields[21]) * _PAGE_KB
-    return total
+            yield entry, fields
+
+
+def session_rss_kb(sid: int) -> int:
+    """Summed RSS (KiB) of every process of session ``sid``, from /proc (0 elsewhere).
+
+    A session rather than a parent/child walk, so worker processes that outlive or are
+    re-parented away from their parent still count. Shared copy-on-write pages count once per
+    process: an upper bound of what the tree holds, as ``top`` would add it up.
+    """
+    # rss (pages) is field 24 of stat overall
+    return sum(int(fields[21]) * _PAGE_KB for _, fields in _session_processes(sid))
 
 
 def session_pss_kb(sid: int) -> int:
@@ -110,24 +114,11 @@ def session_pss_kb(sid: int) -> int:
     extraction workers share much of their parent's heap, which :func:`session_rss_kb` counts
     once per worker."""
     total = 0
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return 0
-    for entry in entries:
-        if not entry.isdigit():
-            continue
+    for entry, _ in _session_processes(sid):
         try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-            if len(fields) <= 3 or int(fields[3]) != sid:
-                continue
             with open(f"/proc/{entry}/smaps_rollup", "rb") as fh:
-                for line in fh:
-                    if line.startswith(b"Pss:"):
-                        total += int(line.split()[1])
-                        break
-        except (OSError, IndexError, ValueError):
+                total += next((int(line.split()[1]) for line in fh if line.startswith(b"Pss:")), 0)
+        except (OSError, ValueError):
             continue
     return total
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -69,14 +70,21 @@ def wait_gone(token: str, deadline: float) -> list[Any]:
 # --------------------------------------------------------------------------- damaged cache
 
 
-def test_a_cache_folder_of_garbage_warns_and_builds_the_same_graph(
-    tmp_path: Path, repo_root: Path
-) -> None:
+def cold_graph_and_cache(tmp_path: Path, repo_root: Path) -> tuple[str, Path, Path]:
+    """The seeds built without a cache (the graph to compare with), and built once more
+    filling the cache folder: (seeds, cache folder, cold graph file)."""
     seeds = str(repo_root / "seeds")
     cache, cold = tmp_path / "cache", tmp_path / "cold.json"
     assert kg("build", seeds, "--no-cache", "-o", str(cold)).returncode == 0
     warm = kg("build", seeds, "--cache-dir", str(cache), "-o", str(tmp_path / "a.json"))
-    assert warm.returncode == 0
+    assert warm.returncode == 0, warm.stderr[-3000:]
+    return seeds, cache, cold
+
+
+def test_a_cache_folder_of_garbage_warns_and_builds_the_same_graph(
+    tmp_path: Path, repo_root: Path
+) -> None:
+    seeds, cache, cold = cold_graph_and_cache(tmp_path, repo_root)
     files = [p for p in cache.rglob("*") if p.is_file()]
     assert {p.suffix for p in files} >= {".sqlite", ".marshal"}  # there was a cache to damage
     for f in files:
@@ -99,17 +107,12 @@ def test_a_cache_folder_of_garbage_warns_and_builds_the_same_graph(
 def test_damaged_rows_in_a_sound_cache_are_extracted_again_for_the_same_graph(
     tmp_path: Path, repo_root: Path
 ) -> None:
-    import sqlite3
-
-    seeds = str(repo_root / "seeds")
-    cache, cold = tmp_path / "cache", tmp_path / "cold.json"
-    assert kg("build", seeds, "--no-cache", "-o", str(cold)).returncode == 0
-    first = kg("build", seeds, "--cache-dir", str(cache), "-o", str(tmp_path / "a.json"))
-    assert first.returncode == 0, first.stderr[-3000:]
+    seeds, cache, cold = cold_graph_and_cache(tmp_path, repo_root)
     (extractions,) = cache.glob("extractions-*.sqlite")
     with sqlite3.connect(extractions) as db:  # the file stays sound: only three values are not
         db.execute(
-            "UPDATE mentions SET value = x'ff00' WHERE rowid IN (SELECT rowid FROM mentions LIMIT 3)"
+            "UPDATE mentions SET value = x'ff00'"
+            " WHERE rowid IN (SELECT rowid FROM mentions LIMIT 3)"
         )
     db.close()
     out = tmp_path / "b.json"
