@@ -32,15 +32,12 @@ import numpy as np
 
 from kg.query.facets import FACETS, OTHER, facets
 from kg.query.vectors import common_direction, sif_vectors, sif_weights, without
-from kg.schema import BIG_CORPUS_PAPERS
 
-TEXT_INDEX_VERSION = 5
-#: In a big corpus (:data:`kg.schema.BIG_CORPUS_PAPERS`) a query's character n-grams are its
-#: CHAR_COLUMNS heaviest: 43k papers' top 10 agreed 0.99 with all of them (docs/benchmarks.md).
-CHAR_COLUMNS = 400
-#: In a big corpus a query is transported (:meth:`TextIndex.transport`) onto this many papers,
-#: those that align best by max-sim; below BIG_CORPUS_PAPERS onto all.
-TRANSPORT_PAPERS = 4000
+TEXT_INDEX_VERSION = 6
+#: In a big corpus (:data:`kg.schema.BIG_CORPUS_PAPERS`) a query's candidates are chosen on
+#: its CHAR_COLUMNS heaviest character n-grams (:meth:`TextIndex.paper_signals`), and then
+#: compared on all of them (:meth:`TextIndex.candidate_signals`).
+CHAR_COLUMNS = 100
 #: The facet code of a title among the sentence facets: it aligns with every facet.
 TITLE = len(FACETS)
 #: The code of a sentence about no facet (:data:`kg.query.facets.OTHER`): it aligns with none.
@@ -86,10 +83,23 @@ class SparseRows:
             terms, weights = terms[heaviest], weights[heaviest]
         starts, lengths = colptr[terms], colptr[terms + 1] - colptr[terms]
         # every position of the query's columns, in column order
-        at = np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
+        at = spans(starts, lengths)
         products = values[at] * np.repeat(weights, lengths)
         n = len(self.indptr) - 1
         return np.bincount(rows[at], weights=products, minlength=n).astype(self.data.dtype)
+
+    def row_cosines(self, i: int, rows: np.ndarray) -> np.ndarray:
+        """:meth:`cosines` of the rows at ``rows`` only (in that order), row by row: a few
+        thousand rows cost less than the long columns of a query's common terms."""
+        a, b = self.indptr[i], self.indptr[i + 1]
+        query = np.zeros(self.columns, dtype=self.data.dtype)
+        query[self.indices[a:b]] = self.data[a:b]
+        starts = self.indptr[rows]
+        lengths = self.indptr[rows + 1] - starts
+        at = spans(starts, lengths)
+        products = self.data[at] * query[self.indices[at]]
+        owner = np.repeat(np.arange(len(rows)), lengths)
+        return np.bincount(owner, weights=products, minlength=len(rows)).astype(self.data.dtype)
 
     def scanned_cosines(self, i: int) -> np.ndarray:
         """:meth:`cosines` by scanning every row."""
@@ -142,6 +152,9 @@ class TextIndex:
     sentence_vectors: np.ndarray  # unit rows, aligned with ``sentences``
     sentence_facets: np.ndarray  # FACETS index per sentence, TITLE for titles
     offsets: np.ndarray  # paper i's sentences are offsets[i]:offsets[i + 1]
+    #: each paper's first sentence vector (its title's), kept apart: gathered from every
+    #: paper's sentences, they cost a big corpus's query a read across the whole matrix
+    title_vectors: np.ndarray
 
     @classmethod
     def from_papers(cls, papers: list[tuple[str, str, str]]) -> TextIndex:
@@ -159,6 +172,7 @@ class TextIndex:
             sentence_vectors=sentence_vectors,
             sentence_facets=np.asarray(codes, dtype=np.int8),
             offsets=np.asarray(offsets, dtype=np.int64),
+            title_vectors=sentence_vectors[np.asarray(offsets[:-1], dtype=np.int64)],
         )
 
     def _arrays(self) -> dict[str, np.ndarray]:
@@ -176,6 +190,7 @@ class TextIndex:
             "sentence_vectors": self.sentence_vectors,
             "sentence_facets": self.sentence_facets,
             "offsets": self.offsets,
+            "title_vectors": self.title_vectors,
         }
 
     @staticmethod
@@ -218,6 +233,7 @@ class TextIndex:
             sentence_vectors=a["sentence_vectors"],
             sentence_facets=a["sentence_facets"],
             offsets=a["offsets"],
+            title_vectors=a["title_vectors"],
         )
         return tuple_of(meta["signature"]), index
 
@@ -234,24 +250,59 @@ class TextIndex:
         return paper in self._rows()
 
     def signals(self, paper: str, facet: str | None = None) -> dict[str, np.ndarray]:
-        """Each view's score of every paper (in row order) against ``paper``. With a facet,
-        ``align`` and ``transport`` align the query's sentences of that facet with all of each
-        paper's, and ``align_facet`` with the paper's sentences of that facet (and its title)
-        only."""
+        """Each view's score of every paper (in row order) against ``paper``: the
+        :meth:`paper_signals` and the :meth:`sentence_signals`."""
+        return {**self.paper_signals(paper), **self.sentence_signals(paper, facet)}
+
+    def paper_signals(self, paper: str, big: bool = False) -> dict[str, np.ndarray]:
+        """``words``, ``chars``, ``dense`` and ``titles``: one vector per paper against the
+        query's, for every paper (in row order). ``big`` compares only the query's
+        :data:`CHAR_COLUMNS` heaviest character n-grams (:meth:`SparseRows.cosines`): the
+        rarest, whose columns are the shortest."""
         i = self.row(paper)
-        sims = self.sentence_vectors[self._query_sentences(i, facet)] @ self.sentence_vectors.T
-        align = self.alignment(sims)
-        titles = self.sentence_vectors[self.offsets[:-1]]
-        # A big corpus compares the query's rarest character n-grams only (SparseRows.cosines).
-        top = CHAR_COLUMNS if len(self.ids) >= BIG_CORPUS_PAPERS else None
+        titles = self.title_vectors
         return {
             "words": self.words.cosines(i),
-            "chars": self.chars.cosines(i, top),
+            "chars": self.chars.cosines(i, CHAR_COLUMNS if big else None),
             "dense": self.dense @ self.dense[i],
-            "align": align,
-            "align_facet": align if facet is None else self.alignment(sims, facet),
-            "transport": self.transport(sims, align),
             "titles": titles @ titles[i],
+        }
+
+    def candidate_signals(
+        self, paper: str, facet: str | None, rows: np.ndarray
+    ) -> dict[str, np.ndarray]:
+        """``chars`` on all of the query's n-grams, and the :meth:`sentence_signals`, for the
+        papers at ``rows`` (in that order)."""
+        chars = self.chars.row_cosines(self.row(paper), rows)
+        return {"chars": chars, **self.sentence_signals(paper, facet, rows)}
+
+    def sentence_signals(
+        self, paper: str, facet: str | None = None, rows: np.ndarray | None = None
+    ) -> dict[str, np.ndarray]:
+        """``align``, ``align_facet`` and ``transport``: the query's sentences aligned with each
+        paper's, for the papers at ``rows`` (in that order; all papers when None). With a
+        facet, ``align`` and ``transport`` align the query's sentences of that facet with all
+        of each paper's, and ``align_facet`` with the paper's sentences of that facet (and its
+        title) only.
+
+        Every sentence of the query meets every sentence of the chosen papers, which in a big
+        corpus costs more than the rest of a query together: :mod:`kg.query.hybrid` then
+        chooses ``rows``."""
+        from kg.query.transport import transport_scores
+
+        if rows is None:
+            vectors, codes, offsets = self.sentence_vectors, self.sentence_facets, self.offsets
+        else:
+            starts = self.offsets[rows]
+            columns = spans(starts, self.offsets[rows + 1] - starts)
+            vectors, codes = self.sentence_vectors[columns], self.sentence_facets[columns]
+            offsets = np.concatenate([[0], np.cumsum(self.offsets[rows + 1] - starts)])
+        sims = self.sentence_vectors[self._query_sentences(self.row(paper), facet)] @ vectors.T
+        align = alignment(sims, offsets, codes)
+        return {
+            "align": align,
+            "align_facet": align if facet is None else alignment(sims, offsets, codes, facet),
+            "transport": transport_scores(sims.astype(np.float64), offsets, codes != NO_FACET),
         }
 
     def _query_sentences(self, i: int, facet: str | None) -> np.ndarray:
@@ -262,37 +313,6 @@ class TextIndex:
         chosen = own[self.sentence_facets[own] == FACETS.index(facet)]
         return chosen if len(chosen) else own  # an abstract without such a sentence: all of it
 
-    def _fits(self, facet: str) -> np.ndarray:
-        code = FACETS.index(facet)
-        return (self.sentence_facets == code) | (self.sentence_facets == TITLE)
-
-    def alignment(self, sims: np.ndarray, within: str | None = None) -> np.ndarray:
-        """Each paper's max-sim alignment with the query sentences whose cosines with every
-        sentence are ``sims``: the mean over the query's sentences of the best cosine among the
-        paper's sentences (those of facet ``within`` and the title, when given)."""
-        sims = sims.copy()
-        sims[:, ~self._fits(within) if within else self.sentence_facets == NO_FACET] = -1.0
-        return np.maximum.reduceat(sims, self.offsets[:-1], axis=1).mean(axis=0)
-
-    def transport(self, sims: np.ndarray, align: np.ndarray) -> np.ndarray:
-        """Each paper's optimal-transport alignment with the query sentences of ``sims``
-        (:mod:`kg.query.transport`). In a big corpus only the :data:`TRANSPORT_PAPERS` papers
-        that align best by max-sim (``align``) are transported; the others get the lowest of
-        their scores, so they rank below them on this signal."""
-        from kg.query.transport import transport_scores
-
-        keep = self.sentence_facets != NO_FACET
-        if len(self.ids) < BIG_CORPUS_PAPERS:
-            return transport_scores(sims.astype(np.float64), self.offsets, keep)
-        rows = np.sort(np.argpartition(-align, TRANSPORT_PAPERS)[:TRANSPORT_PAPERS])
-        starts, ends = self.offsets[rows], self.offsets[rows + 1]
-        columns = np.concatenate([np.arange(a, b) for a, b in zip(starts, ends, strict=True)])
-        offsets = np.concatenate([[0], np.cumsum(ends - starts)])
-        chosen = transport_scores(sims[:, columns].astype(np.float64), offsets, keep[columns])
-        scores = np.full(len(self.ids), chosen.min())
-        scores[rows] = chosen
-        return scores
-
     def best_pair(self, query: str, other: str, facet: str | None = None) -> tuple[str, str, float]:
         """The query sentence and ``other``'s sentence that align best, and their cosine."""
         i, j = self.row(query), self.row(other)
@@ -300,11 +320,43 @@ class TextIndex:
         theirs = np.arange(self.offsets[j], self.offsets[j + 1])
         theirs = theirs[self.sentence_facets[theirs] != NO_FACET]  # the title is always left
         if facet is not None:
-            fitting = theirs[self._fits(facet)[theirs]]
+            fitting = theirs[fits(self.sentence_facets[theirs], facet)]
             theirs = fitting if len(fitting) else theirs
         sims = self.sentence_vectors[q] @ self.sentence_vectors[theirs].T
         a, b = np.unravel_index(int(sims.argmax()), sims.shape)
         return self.sentences[q[a]], self.sentences[theirs[b]], round(float(sims[a, b]), 4)
+
+
+def fits(codes: np.ndarray, facet: str) -> np.ndarray:
+    """Which sentences (by facet code) align with a query's sentences of ``facet``: the
+    facet's own and titles."""
+    return (codes == FACETS.index(facet)) | (codes == TITLE)
+
+
+def alignment(
+    sims: np.ndarray, offsets: np.ndarray, codes: np.ndarray, within: str | None = None
+) -> np.ndarray:
+    """Each paper's max-sim alignment with the query sentences whose cosines with the papers'
+    sentences (facet ``codes``; paper ``j``'s are columns ``offsets[j]:offsets[j + 1]``) are
+    ``sims``: the mean over the query's sentences of the best cosine among the paper's
+    sentences (those of facet ``within`` and the title, when given).
+
+    >>> sims = np.array([[0.9, 0.1, 0.3], [0.2, 0.4, 0.8]])
+    >>> alignment(sims, np.array([0, 2, 3]), np.array([TITLE, 0, NO_FACET])).round(2).tolist()
+    [0.65, -1.0]
+    """
+    sims = sims.copy()
+    sims[:, ~fits(codes, within) if within else codes == NO_FACET] = -1.0
+    return np.maximum.reduceat(sims, offsets[:-1], axis=1).mean(axis=0)
+
+
+def spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The positions ``starts[k] .. starts[k] + lengths[k] - 1`` of every span, in order.
+
+    >>> spans(np.array([5, 0, 9]), np.array([2, 0, 3])).tolist()
+    [5, 6, 9, 10, 11]
+    """
+    return np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
 
 
 def _sentences(papers: list[tuple[str, str, str]]) -> tuple[list[str], list[int], list[int]]:

@@ -1,14 +1,11 @@
-"""The optimal-transport alignment of ``kg related`` (kg.query.transport) and its big-corpus cut."""
+"""The optimal-transport alignment of ``kg related`` (kg.query.transport)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from kg.query import text_index
-from kg.query.text_index import TextIndex, papers_of
 from kg.query.transport import transport_scores
-from tests.unit.test_related_hybrid import graph
 
 
 def brute_force_plan(sims: np.ndarray, epsilon: float, iterations: int = 500) -> float:
@@ -62,16 +59,3 @@ def test_empty_candidates_and_candidates_without_kept_sentences_score_lowest() -
     offsets = np.array([0, 0, 1, 2])  # the first candidate has no sentence
     keep = np.array([False, True])
     assert transport_scores(sims, offsets, keep).tolist() == [-1.0, -1.0, pytest.approx(0.9)]
-
-
-def test_a_big_corpus_transports_only_the_best_aligned_papers(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    made = TextIndex.from_papers(papers_of(graph()))
-    full = {p: made.signals(p)["transport"] for p in made.ids}
-    monkeypatch.setattr(text_index, "BIG_CORPUS_PAPERS", 2)
-    monkeypatch.setattr(text_index, "TRANSPORT_PAPERS", 2)
-    for p in made.ids:
-        s = made.signals(p)
-        best = np.sort(np.argsort(-s["align"], kind="stable")[:2])
-        assert np.allclose(s["transport"][best], full[p][best])
-        rest = np.setdiff1d(np.arange(len(made.ids)), best)
-        assert np.all(s["transport"][rest] == s["transport"][best].min())
