@@ -13,7 +13,9 @@ corpus is resolved, against what the abstracts of the whole corpus name:
   state that the paper's contribution is used for the task (``USED_FOR``), as ``TASK via
   METHOD`` (or ``using``, ``through``, ``with``) states it of the method; a benchmark the
   title names is used for its task the same way. The head is the title's name, else the
-  entity written just before "for", else the paper's one proposed method or dataset.
+  entity written just before "for", else the paper's one proposed method or dataset. A
+  purpose phrase no entity names is a task of its own when it reads as one
+  (:mod:`kg.resolve.purposes`).
 
 Words that open or close a phrase (``TITLE_STOP_WORDS``) never start or end a matched phrase:
 "A Regularization Perspective" is not "regularization".
@@ -31,6 +33,7 @@ from kg.extract.lexicon import read_data_lines
 from kg.extract.normalize import normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
 from kg.resolve.naming import title_name
+from kg.resolve.purposes import purpose_task
 from kg.resolve.readings import worth_a_node
 from kg.resolve.words import word_list
 from kg.schema import DEFAULT_ROLE, ENTITY_REL_TRIPLES, EntityRel, Label, Rel
@@ -246,6 +249,11 @@ def link_titles(
                 for ph in find_phrases(words, lookup, index.starts, index.ends)
                 if _names_a_thing(entities[ph.entity], worth)
             ]
+            if named is None or n > 0:  # the name's own segment is no purpose
+                spans = [(ph.start, ph.end, entities[ph.entity].label) for ph in found]
+                task = purpose_task(words, spans, lookup, entities)
+                if task is not None:  # (first of the phrases that start where it does)
+                    found = sorted([Phrase(*task), *found], key=lambda ph: ph.start)
             phrases.append((n, words, found))
             for ph in found:
                 if ph.entity not in first:

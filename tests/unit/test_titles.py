@@ -103,3 +103,31 @@ def test_a_phrase_key_put_together_from_its_words_is_normalize_keys() -> None:
         for i in range(len(words)):
             for j in range(i + 1, len(words) + 1):
                 assert span_key(words, i, j) == normalize_key(" ".join(words[i:j])), words[i:j]
+
+
+def test_a_purpose_phrase_no_abstract_names_is_a_task_of_its_own() -> None:
+    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
+    title = "FlowX: Fast Sampling for Robust Few-Shot Anomaly Detection in the Wild"
+    G, mentions = _graph({"p": title}, own)
+    task = "task:few-shot-anomaly-detection"
+    assert G.nodes[task]["label"] == "Task"
+    assert G.nodes[task]["name"] == "few-shot anomaly detection"  # "Robust" rates it
+    assert _links(G, "p")[task] == title
+    assert G.has_edge("method:flowx", task)
+    # Two titles with one purpose share its task; the abstracts' name a task comes first.
+    G, _ = _graph({"p": title, "q": "Dual Distillation for Few-Shot Anomaly Detection"}, own)
+    assert G.nodes[task]["paper_count"] == 2
+    G, _ = _graph({"p": "FlowX: Fast Sampling for Robust Video Generation"}, own)
+    assert G.has_edge("method:flowx", "task:video-generation")
+
+
+def test_a_purpose_that_reads_as_no_task_makes_none() -> None:
+    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
+    for title in (
+        "FlowX: Memory for Large Language Models",  # no task's head word
+        "FlowX: Rewards for Eliciting Reasoning",  # a verb and its object
+        "FlowX: A Model for Flow Field Prediction of Airfoils",  # "X of Y" is longer
+        "FlowX: Fast Sampling for Efficient Detection",  # one word once rated
+    ):
+        G, _ = _graph({"p": title}, own)
+        assert not [n for n in _links(G, "p") if n.startswith("task:")], title
