@@ -52,14 +52,21 @@ CREATE TABLE links (
 CREATE TABLE names (name TEXT NOT NULL, folded TEXT NOT NULL, id TEXT NOT NULL, paper INTEGER);
 """
 # Made after the rows are in: building an index once is faster than keeping it up row by row.
+# The links' indexes hold the other end too, so the links of a node (and the papers of an
+# entity: tens of thousands in a big corpus) are read from the index alone.
 INDEXES = """
-CREATE INDEX links_source ON links (source, type);
-CREATE INDEX links_target ON links (target, type);
+CREATE INDEX links_source ON links (source, type, target);
+CREATE INDEX links_target ON links (target, type, source);
 CREATE INDEX nodes_label ON nodes (label, weight);
 CREATE INDEX names_name ON names (name, paper);
 CREATE INDEX names_folded ON names (folded, paper);
 """
 _ROLES = tuple(r.value for r in Rel)  # the paper→entity links kg related counts
+_MARKS = ",".join("?" * len(_ROLES))
+#: A paper's entities, and an entity's papers (:class:`StoreIndex`): read from the links'
+#: indexes alone.
+LINKS_OF = f"SELECT target, type FROM links WHERE source = ? AND type IN ({_MARKS})"
+PAPERS_OF = f"SELECT source FROM links WHERE target = ? AND type IN ({_MARKS})"
 
 
 def is_store(path: str | Path) -> bool:
@@ -360,18 +367,13 @@ class StoreIndex(PaperIndex):
         )
         marks = ",".join("?" * len(_ROLES))
         self.links = _LazyMap(  # type: ignore[assignment]
-            lambda p: sorted(store._all(
-                f"SELECT target, type FROM links WHERE source = ? AND type IN ({marks})",
-                (p, *_ROLES),
-            )) or None,
+            lambda p: sorted(store._all(LINKS_OF, (p, *_ROLES))) or None,
             lambda: [p for p, in store._all(
                 f"SELECT DISTINCT source FROM links WHERE type IN ({marks})", _ROLES
             )],
         )  # fmt: skip
         self.backlinks = _LazyMap(  # type: ignore[assignment]
-            lambda e: sorted(p for p, in store._all(
-                f"SELECT source FROM links WHERE target = ? AND type IN ({marks})", (e, *_ROLES)
-            )) or None,
+            lambda e: sorted(p for p, in store._all(PAPERS_OF, (e, *_ROLES))) or None,
             lambda: [e for e, in store._all(
                 f"SELECT DISTINCT target FROM links WHERE type IN ({marks})", _ROLES
             )],

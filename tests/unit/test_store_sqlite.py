@@ -142,3 +142,16 @@ def test_a_write_that_fails_half_way_leaves_the_old_store(
     monkeypatch.undo()
     write_store(data, db_path)  # and it can be re-run
     assert stats_of(db_path)["papers"] == 2 and "p3" not in load_index(db_path).nodes
+
+
+def test_links_and_papers_of_a_node_are_read_from_an_index_alone(
+    both: tuple[Path, Path],
+) -> None:
+    # A big corpus's entity has tens of thousands of papers: reading each row of the table
+    # besides its index entry made kg related's reads of them ten times slower.
+    _, db_path = both
+    con = sqlite3.connect(db_path)
+    roles = store_module._ROLES
+    for sql in (store_module.LINKS_OF, store_module.PAPERS_OF):
+        plan = " ".join(str(row) for row in con.execute(f"EXPLAIN QUERY PLAN {sql}", ("x", *roles)))
+        assert "COVERING INDEX" in plan, plan
