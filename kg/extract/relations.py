@@ -350,12 +350,14 @@ def relations_in(
         if relation is not None and (key not in found or found[key][0] > index):
             found[key] = (index, relation)
     relations = sorted((r for _, r in found.values()), key=lambda r: r.head_span)
-    relations = _through_kinds(_through_examples(_with_lists(doc, relations, args)))
+    relations = _through_examples(_with_lists(doc, relations, args))
     relations += _frame_relations(doc, args, relations, proposed, sentence_of, sentences)
     if model is not None and argued:
         relations += _model_relations(doc, model, args, relations, proposed, sentence_of,
                                       sentence_end, sentences)  # fmt: skip
-    return _one_per_entity_pair(relations)
+    # After the model's: "ThinkMorph, a unified thinking model capable of interleaved
+    # reasoning" has the kind's use from the classifier, not from a rule.
+    return _one_per_entity_pair(_through_kinds(relations))
 
 
 class _SentenceTexts:

@@ -152,6 +152,14 @@ def test_what_an_apposition_s_kind_is_for_the_name_is_for(nlp: Language) -> None
     # a kind the sentence does not give the name passes nothing on
     got = found(nlp, "LoongRL is fast. A data-driven RL method for long-context reasoning.")
     assert ("LoongRL", "USED_FOR", "long-context reasoning") not in got
+    # the kind's use found by the classifier, not a rule, passes on too
+    got = found(
+        nlp,
+        "We introduce ThinkMorph, a unified thinking model capable of effective interleaved "
+        "reasoning.",
+    )
+    assert ("unified thinking model", "USED_FOR", "interleaved reasoning") in got
+    assert ("ThinkMorph", "USED_FOR", "interleaved reasoning") in got
 
 
 def test_relations_stay_inside_a_sentence(nlp: Language) -> None:
