@@ -94,10 +94,9 @@ def signals(
         # Filled from the papers that share something (a few thousand), not looked up for
         # every paper of the corpus.
         values = np.zeros(len(text.ids))
-        found = [(text.row(p), s) for p, s in scores.items() if p in text]
-        if found:
-            at, shared = zip(*found, strict=True)
-            values[list(at)] = shared
+        at = text.rows_of(list(scores))
+        held = at >= 0
+        values[at[held]] = np.fromiter(scores.values(), dtype=np.float64, count=len(at))[held]
         raw[name] = values
     if not big:
         raw.update(text.sentence_signals(paper, facet))
