@@ -178,7 +178,27 @@ def results_in(
             continue  # "+3" alone may be anything; "by +17.0", "+12.4 accuracy" are changes
         out.append(result)
         previous_end = end
+    for result in out:  # "an AIME score of 15.5", "ImageNet top-1 accuracy"
+        result.dataset = _named_by(result.metric, mentions) or result.dataset
     return out
+
+
+def _named_by(metric: Mention | None, mentions: Sequence[Mention]) -> Mention | None:
+    """The dataset a metric's name holds ("AIME" of "AIME score"): what the result is on,
+    wherever other datasets stand in the sentence."""
+    if metric is None:
+        return None
+    return next(
+        (
+            m
+            for m in mentions
+            if m["label"] == "Dataset"
+            and metric["start"] <= m["start"]
+            and m["end"] <= metric["end"]
+            and m is not metric
+        ),
+        None,
+    )
 
 
 def _listed(doc: Doc, end: int, start: int) -> bool:

@@ -87,7 +87,8 @@ def result_relations(
     a dataset in a metric says the dataset is measured by it ("On AIME'24, ReMix reaches a
     Pass@1 accuracy of 52.1%": AIME'24 MEASURED_BY Pass@1 accuracy), with the result's
     sentence. Not a result's task: a task's results are as often its cost ("video generation"
-    in "latency", "speedup") as its measure. The types are left to :func:`relation_links`.
+    in "latency", "speedup") as its measure, and not a metric that holds the dataset's name
+    ("AIME score"). The types are left to :func:`relation_links`.
 
     >>> from kg.models import Mention
     >>> from kg.schema import Rel
@@ -98,6 +99,11 @@ def result_relations(
     ...                   metric=acc)
     >>> [(x.head.text, x.type, x.tail.text) for x in result_relations({}, {"p": [r]})["p"]]
     [("AIME'24", 'MEASURED_BY', 'Pass@1')]
+    >>> score = Mention(3, 16, "AIME'24 score", Label.METRIC, Rel.MEASURES, "s", entity="m:s")
+    >>> r = ResultMention("50.5", 50.5, "", False, "An AIME'24 score of 50.5", 20, 24,
+    ...                   dataset=aime, metric=score)
+    >>> result_relations({}, {"p": [r]})
+    {}
     """
     out = dict(relations)  # (a paper's own list is copied only when a result adds to it)
     for pid, rows in results.items():
@@ -106,6 +112,8 @@ def result_relations(
                             RESULT_CONFIDENCE, "result")
             for r in rows
             if r.dataset is not None and r.metric is not None
+            # "AIME score" holds its dataset: measured by itself says nothing
+            and not (r.metric.start <= r.dataset.start and r.dataset.end <= r.metric.end)
         ]  # fmt: skip
         if measured:
             out[pid] = [*relations.get(pid, ()), *measured]

@@ -171,3 +171,15 @@ def test_a_bracketed_figure_is_the_claim_of_the_dataset_it_follows(nlp: Language
     )
     got = {r.value: text_of(r.dataset) for r in claims(nlp, text)}
     assert got == {"+72.7%": "HarmBench", "+1.6%": "GSM8K benchmark"}
+
+
+def test_a_metric_that_names_its_dataset_gives_the_result_its_dataset(nlp: Language) -> None:
+    # "OLMo-2-1.48B", typed a dataset, is nearer 15.5 than the AIME of "AIME score"
+    (r,) = claims(
+        nlp,
+        "For example, X-LLM-R1-950M achieves an AIME score of 15.5, compared to just 0.6 for "
+        "OLMo-2-1.48B and 0.3 for SmolLM-2-1.7B.",
+    )
+    assert (r.value, text_of(r.metric), text_of(r.dataset)) == ("15.5", "AIME score", "AIME")
+    (r,) = claims(nlp, "Our model reaches 81.2% ImageNet top-1 accuracy.")
+    assert text_of(r.dataset) == "ImageNet"
