@@ -52,6 +52,9 @@ _NOT_NAME_TAGS = ("VB", "PRP", "DT", "IN", "CC", "W", "MD", "TO")
 #: Heads that type a phrase by its words alone ("word error rate" is a metric, "variational
 #: autoencoder" a method: the lexicon's ``strong_method_heads``).
 _METRIC_HEADS = frozenset(read_data_lines("metric_heads.txt"))
+#: Small words a capitalised long form may hold ("Identify and Unlearn (IU)"): the ones its
+#: acronym may skip (``initials_skipped_words.txt``), but "the" and "a".
+_JOINING = frozenset(read_data_lines("initials_skipped_words.txt")) - {"the", "a"}
 
 
 def _written_word(doc: Doc, i: int) -> int:
@@ -175,20 +178,36 @@ class MentionSelector:
             if any(taken[s.start : s.end]) or self._common_word(s):
                 continue
             start = definitions.get(s.end, s.start)
+            joined = None  # where a joining word is, in a long form the recogniser cut short
             if (
                 start < s.start
                 and not any(taken[start : s.start])
-                and all(t.is_title or t.text == "-" for t in doc[start : s.start])
+                and doc[start].is_title
+                and all(t.is_title or t.text == "-" or t.lower_ in _JOINING
+                        for t in doc[start : s.start])  # fmt: skip
             ):
                 # The recogniser cut a capitalised long form short ("Reward Policy Optimization
-                # (DRPO)"): the definition is the whole of it, or "DRPO" would name another
-                # entity. Capitalised words only: a long form that runs into lower-case words may
-                # be a clause the letters happened to match.
+                # (DRPO)", "Recurrent Action Transformer with Memory (RATE)"): the definition is
+                # the whole of it, or "DRPO" would name another entity. Capitalised words and the
+                # small words that join them only: a long form that runs into other lower-case
+                # words may be a clause the letters happened to match.
+                joined = next((t.i for t in doc[start : s.start] if t.lower_ in _JOINING), None)
                 s = Span(doc, start, s.end, label=s.label_, kb_id=s.kb_id_)
-            label = s.label_
-            if label == UNKNOWN:
-                label = self._vote(named_part(s), cands) or str(self.classify(named_part(s).text))
-            label = self.retype(s, label)
+            if joined is not None:
+                # A coined name of words a small one joins, defined by its acronym, names a
+                # method ("Contrastive Activation Steering for Amortized Learning (CASAL)",
+                # "Trajectory Generation with Conservative Value Guidance (TGCVG)"), or a dataset
+                # by its last word ("... and Machine Attachment Benchmark (INTIMA)"), whatever
+                # the recogniser made of the words it kept or a task's head word says.
+                whole = self.classify(named_part(s).text)
+                label = str(Label.DATASET if whole == Label.DATASET else Label.METHOD)
+            else:
+                label = s.label_
+                if label == UNKNOWN:
+                    label = self._vote(named_part(s), cands) or str(
+                        self.classify(named_part(s).text)
+                    )
+                label = self.retype(s, label)
             for i in range(s.start, s.end):
                 taken[i] = True
             chosen.append(Span(doc, s.start, s.end, label=label, kb_id=s.kb_id_))

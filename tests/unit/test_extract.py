@@ -59,10 +59,11 @@ def test_proposed_versus_used(extractor: Extractor) -> None:
         ("We develop an agentic workflow TraceLoop that tracks evidence.", "TraceLoop", ""),
         # not a piece of a hyphenated word of the object
         ("We propose a novel KV-cache eviction strategy called FrostKV.", "FrostKV", "KV"),
-        # a capitalised name under way, with a lower-case word inside
+        # a capitalised name under way, with a lower-case word inside: the whole of what
+        # the acronym spells
         (
             "We propose Graph Guided Search with Adaptive PathPicker (GGS-AP).",
-            "Adaptive PathPicker (GGS-AP)",
+            "Graph Guided Search with Adaptive PathPicker (GGS-AP)",
             "",
         ),
         # a description that defines an acronym for itself
@@ -127,6 +128,24 @@ def test_a_definition_the_recogniser_cut_short_is_its_whole_long_form(
     long_form = "Decoupled Reward Policy Optimization"
     assert f"{long_form} (DRPO)" in [m.text for m in mentions], [m.text for m in mentions]
     assert {m.canonical for m in mentions if m.text == "DRPO"} == {long_form}
+
+
+def test_a_cut_long_form_joined_by_a_small_word_is_one_method(extractor: Extractor) -> None:
+    """"with", "for", "and" between capitalised words stay in the long form the acronym
+    spells: the recogniser split "Recurrent Action Transformer" from "Memory (RATE)". Such a
+    name is a method, whatever a task's head word in it says ("Generation")."""
+    text = (
+        "We propose the Recurrent Action Transformer with Memory (RATE). We introduce "
+        "Trajectory Generation with Conservative Value Guidance (TGCVG), an augmentation "
+        "method."
+    )
+    found = {m.text: m.type for m in extractor.extract_texts([text])[0]}
+    for name in (
+        "Recurrent Action Transformer with Memory (RATE)",
+        "Trajectory Generation with Conservative Value Guidance (TGCVG)",
+    ):
+        assert found.get(name) == Label.METHOD, found
+    assert "Memory (RATE)" not in found and "Recurrent Action Transformer" not in found
 
 
 def test_a_proposed_name_written_on_a_known_one_is_mended(extractor: Extractor) -> None:
