@@ -286,6 +286,28 @@ def reads_as_material(name: str) -> bool:
     return True
 
 
+def reads_as_unnamed_data(key: str, name: str) -> bool:
+    """Whether a dataset's name is a lower-case phrase that says what data is like, not which
+    data: two words or more, no digit, no kind word of a dataset ("benchmark", "suite"), and
+    not a dataset kg's list knows. ICLR 2026 has 10 such "datasets", none one
+    ("out-of-distribution inputs", "unpaired data", "text-to-image", "image-to-video").
+
+    >>> [reads_as_unnamed_data(normalize_key(n), n) for n in ("out-of-distribution inputs",
+    ...     "text-to-image", "tiny-imagenet", "wikitext-103", "MuJoCo", "reasoning benchmark")]
+    [True, True, False, False, False, False]
+    """
+    from kg.resolve.words import listed_datasets
+
+    parts = [p for p in re.split(r"[\s\-]+", name) if p]
+    return (
+        name.islower()
+        and len(parts) >= 2
+        and not any(c.isdigit() for c in name)
+        and not any(p in _DATASET_KIND_WORDS for p in parts)
+        and key not in listed_datasets()
+    )
+
+
 #: Heads of measured quantities (``measure_heads.txt``).
 _MEASURE_HEADS = frozenset(word_list("measure_heads.txt"))
 

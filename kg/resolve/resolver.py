@@ -56,6 +56,7 @@ from kg.resolve.readings import (
     reads_as_task,
     reads_as_technique,
     reads_as_training,
+    reads_as_unnamed_data,
     written_as_name,
 )
 from kg.resolve.words import (
@@ -96,8 +97,9 @@ def _variant_of_dataset(key: str) -> bool:
 def _dataset_or_not(key: str, name: str) -> Label:
     """The type of an entity the mentions call a dataset, from what its name says: a model's
     name is a Method ("Gemini 2.0 Flash", "ResNet"); a task's a Task ("QA benchmarks" and
-    "VQA datasets" are benchmarks *for* question answering); a kind of data in everyday words a
-    Concept ("natural images", "3D data"). Otherwise a Dataset."""
+    "VQA datasets" are benchmarks *for* question answering); a kind of data in everyday words
+    or lower-case ones a Concept ("natural images", "3D data", "out-of-distribution inputs").
+    Otherwise a Dataset."""
     # "Asynchronous Advantage Actor Critic (A3C) algorithm", "Dataset Distillation": what
     # experiments run "on" may be a method, and its head says so
     if names_a_model(name) or key.rpartition("-")[2] in load_lexicon().strong_method_heads:
@@ -110,7 +112,7 @@ def _dataset_or_not(key: str, name: str) -> Label:
         and reads_as_task(key, key.replace("-", " "))
     ):
         return Label.TASK
-    if reads_as_material(name):
+    if reads_as_material(name) or reads_as_unnamed_data(key, name):
         return Label.CONCEPT
     return Label.DATASET
 

@@ -533,6 +533,11 @@ def test_what_a_dataset_name_says_decides_its_type() -> None:
     assert _label("natural images")[0] == Label.CONCEPT
     assert _label("3D data")[0] == Label.CONCEPT
     assert _label("MuJoCo")[0] == Label.DATASET
+    # ... nor is a phrase most papers write in lower case that says what data is like.
+    for name in ("out-of-distribution inputs", "text-to-image"):
+        titled = "-".join(w.capitalize() for w in name.split("-"))
+        assert _label(name, name, titled, papers=2) == (Label.CONCEPT, name)
+        assert _label(titled, papers=2)[0] == Label.DATASET  # (as a name is written)
     # A listed dataset with a year or size after it is that dataset's variant, not a method.
     assert _label("AIME24", label=Label.METHOD)[0] == Label.DATASET
     # A name that says "bench" is a benchmark, whatever its mentions were typed.
