@@ -81,8 +81,8 @@ def signals(
     In a big corpus (:data:`~kg.schema.BIG_CORPUS_PAPERS`) the costly signals (the sentence
     alignments, and the character n-grams beyond the query's rarest) are worked out for some
     papers only (:func:`candidate_rows`, chosen under ``weights``); the others get the lowest
-    score of the sample. ``every_paper``
-    works them out for all (what that choice is measured against)."""
+    score of the sample. ``every_paper`` works them out for all (what that choice is measured
+    against)."""
     row = text.row(paper)
     big = not every_paper and len(text.ids) >= BIG_CORPUS_PAPERS
     raw = text.paper_signals(paper, big)
