@@ -16,7 +16,7 @@ from tests.unit.test_related_hybrid import PAPERS
 
 
 def corpus() -> nx.MultiDiGraph:
-    """Papers made of the sentences of the hybrid tests' four, two or three at a time."""
+    """Papers made of the sentences of the hybrid tests' four papers, three at a time."""
     sentences = [s.strip() + "." for _, a in PAPERS.values() for s in a.split(". ") if s]
     titles = [t for t, _ in PAPERS.values()]
     G = nx.MultiDiGraph()
@@ -24,8 +24,9 @@ def corpus() -> nx.MultiDiGraph:
     for n, picked in enumerate(combos):
         abstract = " ".join(sentences[i] for i in picked)
         G.add_node(f"p{n:03d}", label="Paper", title=titles[n % 4], abstract=abstract)
-    for p in list(G)[::3]:
-        G.add_node("dataset:ptb", label="Dataset", name="Penn Treebank", paper_count=10)
+    papers = list(G)
+    G.add_node("dataset:ptb", label="Dataset", name="Penn Treebank", paper_count=10)
+    for p in papers[::3]:
         G.add_edge(p, "dataset:ptb", key="USES", type="USES")
     return G
 
