@@ -61,20 +61,6 @@ def char_wb_ngrams(word: str, low: int = 3, high: int = 5) -> list[str]:
     return out
 
 
-def tfidf_weighted(counts: sp.csr_matrix) -> sp.csr_matrix:
-    """Counts -> L2-normalised TF-IDF rows: sublinear tf, smoothed idf (scikit-learn's
-    ``TfidfVectorizer(sublinear_tf=True)`` weighting)."""
-    X = counts.astype(np.float64).tocsr()
-    X.sort_indices()
-    df = np.bincount(X.indices, minlength=X.shape[1])
-    idf = np.log((1 + X.shape[0]) / (1 + df)) + 1.0
-    X.data = (np.log(X.data) + 1.0) * idf[X.indices]
-    norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-    norms[norms == 0] = 1.0
-    X.data /= np.repeat(norms, np.diff(X.indptr))
-    return X.astype(np.float32)
-
-
 def char_tfidf(texts: Sequence[str], low: int = 3, high: int = 5) -> sp.csr_matrix:
     """Character ``low``–``high``-gram TF-IDF within words (lower-cased, split at white space),
     the numbers of ``TfidfVectorizer(analyzer="char_wb", ngram_range=(low, high),
@@ -91,20 +77,22 @@ PRODUCT_BLOCK = 4096
 def tfidf_of_product(
     left: sp.csr_matrix, right: sp.csr_matrix, block: int = PRODUCT_BLOCK
 ) -> sp.csr_matrix:
-    """``tfidf_weighted(left @ right)``, the same numbers, made ``block`` rows at a time.
+    """The counts ``left @ right`` as L2-normalised TF-IDF rows (sublinear tf, smoothed idf:
+    scikit-learn's ``TfidfVectorizer(sublinear_tf=True)`` weighting), made ``block`` rows at a
+    time.
 
     The product of a corpus's texts × words and words × character n-grams has thousands of
     cells per text; made whole, in int64 and then float64 with a squared copy for the norms,
     it took about five times the memory of the float32 result. Block by block, the counts wait
     as int32 until the idf (which needs every row) is known, and each block is weighted into
-    the preallocated result: each row gets exactly the operations it got whole.
+    the preallocated result: each row gets the same operations whatever the block.
 
     >>> import numpy as np, scipy.sparse as sp
     >>> a = sp.random(9, 5, density=0.5, format="csr", random_state=1)
     >>> a.data[:] = 1
     >>> b = sp.random(5, 7, density=0.5, format="csr", random_state=2)
     >>> b.data[:] = 2
-    >>> whole, blocks = tfidf_weighted(a @ b), tfidf_of_product(a, b, block=2)
+    >>> whole, blocks = tfidf_of_product(a, b, block=9), tfidf_of_product(a, b, block=2)
     >>> all(np.array_equal(getattr(whole, k), getattr(blocks, k))
     ...     for k in ("data", "indices", "indptr"))
     True

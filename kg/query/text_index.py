@@ -88,12 +88,17 @@ class SparseRows:
         n = len(self.indptr) - 1
         return np.bincount(rows[at], weights=products, minlength=n).astype(self.data.dtype)
 
+    def dense_row(self, i: int) -> np.ndarray:
+        """Row ``i`` as a dense vector."""
+        a, b = self.indptr[i], self.indptr[i + 1]
+        row = np.zeros(self.columns, dtype=self.data.dtype)
+        row[self.indices[a:b]] = self.data[a:b]
+        return row
+
     def row_cosines(self, i: int, rows: np.ndarray) -> np.ndarray:
         """:meth:`cosines` of the rows at ``rows`` only (in that order), row by row: a few
         thousand rows cost less than the long columns of a query's common terms."""
-        a, b = self.indptr[i], self.indptr[i + 1]
-        query = np.zeros(self.columns, dtype=self.data.dtype)
-        query[self.indices[a:b]] = self.data[a:b]
+        query = self.dense_row(i)
         starts = self.indptr[rows]
         lengths = self.indptr[rows + 1] - starts
         at = spans(starts, lengths)
@@ -103,9 +108,7 @@ class SparseRows:
 
     def scanned_cosines(self, i: int) -> np.ndarray:
         """:meth:`cosines` by scanning every row."""
-        a, b = self.indptr[i], self.indptr[i + 1]
-        query = np.zeros(self.columns, dtype=self.data.dtype)
-        query[self.indices[a:b]] = self.data[a:b]
+        query = self.dense_row(i)
         starts = self.indptr[:-1]
         sums = np.add.reduceat(self.data * query[self.indices], starts) if len(self.data) else 0
         # reduceat gives an empty row the next row's first product: such a row shares nothing

@@ -183,8 +183,12 @@ class Store:
         self.con.close()
 
     def _all(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        return list(self._rows(sql, params))
+
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+        """The rows of a query one at a time; an unreadable store is one readable error."""
         try:
-            return self.con.execute(sql, params).fetchall()
+            yield from self.con.execute(sql, params)
         except sqlite3.Error as exc:
             raise GraphFileError(f"{self.path}: cannot read the store ({exc})") from None
 
@@ -212,17 +216,12 @@ class Store:
     def paper_texts(self) -> list[tuple[str, str, str]]:
         """Every paper as (id, title, abstract), by id: what a text index is made of, read
         without the rest of the graph."""
-        try:
-            rows = self.con.execute(
-                "SELECT data FROM nodes WHERE label = ? ORDER BY id", (Label.PAPER.value,)
-            )
-            out = []
-            for (data,) in rows:
-                node = orjson.loads(data)
-                out.append((node["id"], node.get("title") or "", node.get("abstract") or ""))
-            return out
-        except sqlite3.Error as exc:
-            raise GraphFileError(f"{self.path}: cannot read the store ({exc})") from None
+        out = []
+        sql = "SELECT data FROM nodes WHERE label = ? ORDER BY id"
+        for (data,) in self._rows(sql, (Label.PAPER.value,)):
+            node = orjson.loads(data)
+            out.append((node["id"], node.get("title") or "", node.get("abstract") or ""))
+        return out
 
     def links_of(self, node_id: str, direction: str = "out") -> list[dict[str, Any]]:
         """The node-link dicts of the links from (``"out"``) or to (``"in"``) a node."""
@@ -365,17 +364,16 @@ class StoreIndex(PaperIndex):
             lambda n: None if (d := store.node(n)) is None else index_node(d),
             lambda: [n for (n,) in store._all("SELECT id FROM nodes ORDER BY rowid")],
         )
-        marks = ",".join("?" * len(_ROLES))
         self.links = _LazyMap(  # type: ignore[assignment]
             lambda p: sorted(store._all(LINKS_OF, (p, *_ROLES))) or None,
             lambda: [p for p, in store._all(
-                f"SELECT DISTINCT source FROM links WHERE type IN ({marks})", _ROLES
+                f"SELECT DISTINCT source FROM links WHERE type IN ({_MARKS})", _ROLES
             )],
         )  # fmt: skip
         self.backlinks = _LazyMap(  # type: ignore[assignment]
             lambda e: sorted(p for p, in store._all(PAPERS_OF, (e, *_ROLES))) or None,
             lambda: [e for e, in store._all(
-                f"SELECT DISTINCT target FROM links WHERE type IN ({marks})", _ROLES
+                f"SELECT DISTINCT target FROM links WHERE type IN ({_MARKS})", _ROLES
             )],
         )  # fmt: skip
 
