@@ -51,6 +51,13 @@ COMPONENT_CONFIDENCE = 0.6
 FRAME_TYPES = {"Dataset": "EVALUATED_ON", "Task": "USED_FOR"}
 
 _PREPOSITIONS = frozenset(read_data_lines("relations/evaluation_prepositions.txt"))
+_CUES = frozenset(read_data_lines("relations/evaluation_cues.txt"))
+#: Prepositions that govern a dataset only after an evaluation cue: "experiments using X".
+_CUE_PREPOSITIONS = frozenset({"using", "with"})
+#: Verbs that are an evaluation cue after one: "experiments ... were conducted on X".
+_DONE = frozenset({"conducted", "performed"})
+#: Labels of what, written before an evaluation cue, makes the evaluation another system's.
+_OTHER_SYSTEMS = frozenset({"Method", "Concept", "Generic"})
 _OPENERS = tuple(tuple(w.split()) for w in read_data_lines("relations/list_openers.txt"))
 _TRAINING = frozenset(read_data_lines("relations/training_words.txt"))
 _QUANTITIES = frozenset(read_data_lines("relations/quantity_nouns.txt"))
@@ -98,24 +105,72 @@ def under_evaluation(doc: Doc, start: int, first: int) -> bool:
     (``training_words.txt``; adverbs between are skipped). "<quantity> of" is read through
     ("on a wide range of tasks such as X": ``quantity_nouns.txt``).
     """
+    return governing_preposition(doc, start, first) is not None
+
+
+def governing_preposition(doc: Doc, start: int, first: int) -> int | None:
+    """The token index of the evaluation preposition that governs the mention beginning at
+    token ``start`` (:func:`under_evaluation`), or None. "using" and "with" govern it too right
+    after an evaluation cue ("experiments using the QuickDraw dataset": ``evaluation_cues.txt``).
+    """
     i = start - 1
     while i >= first:
         tok = doc[i]
         word = tok.lower_
-        if word in _PREPOSITIONS:
-            j = i - 1
-            while j >= first and doc[j].tag_ in ("RB", "RBR", "RBS"):
-                j -= 1
-            return j < first or doc[j].lower_ not in _TRAINING
+        if word in _PREPOSITIONS or (word in _CUE_PREPOSITIONS and _cue_before(doc, i, first)):
+            j = _skip_adverbs(doc, i - 1, first)
+            return i if j < first or doc[j].lower_ not in _TRAINING else None
         if word == "of" and i > first and doc[i - 1].lower_ in _QUANTITIES:
             i -= 2  # "on a suite of benchmarks including X": the suite is what is under "on"
             continue
         if word not in _PASSED and tok.tag_ in _ENDS_SCAN:
-            return False
+            return None
         if word in _METHOD_NOUNS and tok.tag_.startswith("NN"):
-            return False
+            return None
         i -= 1
-    return False
+    return None
+
+
+def _skip_adverbs(doc: Doc, j: int, first: int) -> int:
+    while j >= first and doc[j].tag_ in ("RB", "RBR", "RBS"):
+        j -= 1
+    return j
+
+
+def _cue_before(doc: Doc, i: int, first: int) -> int | None:
+    """The evaluation cue right before token ``i`` (adverbs between), or None: a word of
+    ``evaluation_cues.txt``, or "conducted"/"performed" after one ("experiments involving the
+    editing of 10,000 facts were conducted on ZsRE")."""
+    j = _skip_adverbs(doc, i - 1, first)
+    if j < first:
+        return None
+    word = doc[j].lower_
+    if word in _CUES:
+        return j
+    if word in _DONE and any(doc[k].lower_ in _CUES for k in range(first, j)):
+        return j
+    return None
+
+
+def _own_cue(doc: Doc, group: Sequence[Arg], cue: int, first: int) -> bool:
+    """Whether the evaluation cue at token ``cue`` reports the paper's own evaluation: nothing
+    before it in its sentence names another system ("bidirectional LMs outperform unidirectional
+    LMs across extensive experiments on ...": a method, a concept or a generic "methods"; "we"
+    may) and no relative clause holds it ("methods, which are trained and evaluated on ...")."""
+    if any(doc[i].tag_ in ("WDT", "WP") for i in range(first, cue)):
+        return False
+    return not any(
+        a[0] < cue and a[2]["label"] in _OTHER_SYSTEMS and a[2].get("refers") != "we"
+        for a in group
+    )
+
+
+def _cue_stand_in(doc: Doc, at: int) -> Arg:
+    """The evaluation cue at token ``at`` as a stand-in for the paper's own method."""
+    tok = doc[at]
+    cue = {"start": tok.idx, "end": tok.idx + len(tok.text), "text": tok.text,
+           "label": "Generic", "source": "stand_in", "refers": "own"}  # fmt: skip
+    return (at, at + 1, cue)
 
 
 def evaluation_frames(
@@ -136,18 +191,23 @@ def evaluation_frames(
     found = []
     for first, group in _by_sentence(args, sentence_of).items():
         heads = [a for a in group if _is_own(a[2], names)]
-        if not heads:
-            continue
         for arg in group:
             m = arg[2]
             kind = FRAME_TYPES.get(m["label"])
-            if (
-                kind is not None
-                and m.get("role") != "PROPOSES"
-                and (kind != "EVALUATED_ON" or any(c.isupper() or c.isdigit() for c in m["text"]))
-                and under_evaluation(doc, arg[0], first)
-            ):
+            unnamed = not any(c.isupper() or c.isdigit() for c in m["text"])
+            if kind is None or m.get("role") == "PROPOSES" or (kind == "EVALUATED_ON" and unnamed):
+                continue
+            at = governing_preposition(doc, arg[0], first)
+            if at is None:
+                continue
+            if heads:
                 found.append((heads[0], kind, arg))
+            elif (cue := _cue_before(doc, at, first)) is not None and _own_cue(
+                doc, group, cue, first
+            ):
+                # A sentence that reports an evaluation without naming what it evaluates:
+                # the paper's own method ("Experiments on ZsRE and CounterFact show ...").
+                found.append((_cue_stand_in(doc, cue), kind, arg))
     return found
 
 

@@ -57,6 +57,45 @@ def test_evaluation_frames(nlp: Language, text: str, expected: set) -> None:
     assert framed(nlp, text) == expected
 
 
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # an evaluation cue stands for the method the sentence does not name
+            "We propose FooNet, a sparse encoder. Experiments on ImageNet and CIFAR-10 show "
+            "strong gains.",
+            {("FooNet", "EVALUATED_ON", "ImageNet"), ("FooNet", "EVALUATED_ON", "CIFAR-10")},
+        ),
+        (  # "conducted" after an experiment noun; "using" after a cue
+            "We propose FooNet, a sparse encoder. Experiments were conducted on ImageNet. "
+            "We also run tests using the QuickDraw dataset.",
+            {
+                ("FooNet", "EVALUATED_ON", "ImageNet"),
+                ("FooNet", "EVALUATED_ON", "QuickDraw dataset"),
+            },
+        ),
+        (  # "conducted" alone is no evaluation: the optimisation is trained there
+            "We propose FooNet, a sparse encoder. This optimization is conducted on ImageNet.",
+            set(),
+        ),
+        (  # another system before the cue: its evaluation, not the paper's
+            "We propose FooNet, a sparse encoder. BERT was tested on ImageNet.",
+            set(),
+        ),
+        (  # a relative clause holds the cue
+            "We propose FooNet, a sparse encoder. Detectors, which are evaluated on ImageNet, "
+            "fail.",
+            set(),
+        ),
+    ],
+)
+def test_evaluation_cues_stand_for_the_own_method(
+    nlp: Language, text: str, expected: set
+) -> None:
+    found = {(h, t, d) for h, t, d in framed(nlp, text) if t in ("EVALUATED_ON", "USED_FOR")}
+    # A cue's relation is stated of the proposed mention: its head is the cue as written.
+    assert {("FooNet", t, d) for _, t, d in found} == expected
+
+
 def test_a_verb_between_ends_the_scan(nlp: Language) -> None:
     # "ImageNet" is the object of "uses", not under the "on" of "experiments on".
     text = "We propose FooNet. In experiments on speed, FooNet uses ImageNet for pretraining."
