@@ -1,9 +1,11 @@
 """Frames: relations a sentence states by its shape, not by the words between two mentions.
 
-Two frames, each a finder of :data:`FRAME_FINDERS` that ``kg_relations`` runs after its token
+Three frames, each a finder of :data:`FRAME_FINDERS` that ``kg_relations`` runs after its token
 patterns: *evaluation frames*, the datasets and tasks a sentence evaluates the paper's own method
-on (below), and *component frames*, the parts a sentence lists after announcing them ("ReMix
-consists of three major components: (1) ..., (2) ...": :func:`component_frames`).
+on (below); *component frames*, the parts a sentence lists after announcing them ("ReMix
+consists of three major components: (1) ..., (2) ...": :func:`component_frames`); and *contrast
+frames*, the methods a sentence sets the paper's against ("Unlike GRPO, ReMix ...":
+:func:`contrast_frames`).
 
 Abstracts report their evaluation in sentences that name the method and put the datasets
 under "on", "across" or "over", often far apart and in every order: "On five math reasoning
@@ -12,7 +14,9 @@ demonstrate that ConNAS ...", "WaltzRL reduces unsafe responses (from 39.0% to 4
 WildJailbreak)". No token pattern between two mentions catches that: the words between vary
 without end. So a sentence is read as a frame instead: when it names the paper's proposed
 method (by its name, its acronym or "our method") and a named dataset stands under one of
-those prepositions, the method is EVALUATED_ON the dataset.
+those prepositions, the method is EVALUATED_ON the dataset. A sentence that reports an
+evaluation without naming the method ("Experiments on ZsRE and CounterFact show ...") speaks of
+it as well when an evaluation cue stands right before the preposition (``evaluation_cues.txt``).
 
 The preposition must govern the dataset: scanning left from the dataset, only nouns,
 adjectives, numbers, brackets, commas, "and" and list openers ("such as", "including",
@@ -44,6 +48,8 @@ FRAME_RULE = "evaluation_frame"
 FRAME_CONFIDENCE = 0.55
 COMPONENT_RULE = "component_frame"
 COMPONENT_CONFIDENCE = 0.6
+CONTRAST_RULE = "contrast_frame"
+CONTRAST_CONFIDENCE = 0.6
 #: What a frame says of the proposed method and a mention under evaluation, by the mention's
 #: label: evaluated on a dataset, used for a task ("Our results on image classification and
 #: survival analysis tasks demonstrate that CENs ..."). A dataset must be named (a capital or
@@ -82,6 +88,8 @@ _NUMBER_WORDS = frozenset({
 _OWN_OPENERS = frozenset({"it", "this", "our"})
 #: A comma item that opens with a verb or a relative ends an unnumbered list.
 _ENDS_LIST = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "MD", "TO"})
+#: Contrast frames: the openers that set another method against the paper's.
+_CONTRASTS = tuple(tuple(w.split()) for w in read_data_lines("relations/contrast_openers.txt"))
 _ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "a", "b", "c", "d", "e"})
 
 Arg = tuple[int, int, dict[str, Any]]
@@ -324,8 +332,64 @@ def _is_own(m: dict[str, Any], names: frozenset[str]) -> bool:
     return m["label"] == "Method" and m["text"].casefold() in names
 
 
+def contrast_frames(
+    doc: Doc,
+    args: Sequence[Arg],
+    proposed: dict[str, Any] | None,
+    sentence_of: Sequence[int],
+) -> list[tuple[Arg, str, Arg]]:
+    """(own method, "COMPARED_WITH", method) for each method a sentence sets the paper's own
+    against before its first comma: "Compared to SAEs, our Sparse CLIP representations ...",
+    "Unlike GRPO and PPO, we ...". The sentence opens with a contrast (``contrast_openers.txt``)
+    and what follows the comma names the paper's method, says "we" or "our method"."""
+    if proposed is None or proposed["label"] != "Method":
+        return []
+    names = own_names(proposed, args)
+    found = []
+    for first, group in _by_sentence(args, sentence_of).items():
+        opener = _contrast_opener(doc, first)
+        if opener is None:
+            continue
+        comma = next((i for i in range(opener, len(doc)) if doc[i].text == ","), None)
+        if comma is None or sentence_of[comma] != first:
+            continue
+        after = next((a for a in group if a[0] > comma), None)
+        if after is None:
+            continue
+        if doc[after[0] - 1].lower_ == "our" and not _is_own(after[2], names):
+            after = _cue_stand_in(doc, after[0])  # "our Sparse CLIP representations"
+        elif not (_is_own(after[2], names) or after[2].get("refers") == "we"):
+            continue
+        # The contrasted methods end where a clause begins: "Unlike prior methods that rely
+        # on sparse attention, ..." sets the paper against the methods, not their parts.
+        end = next((i for i in range(opener, comma) if _opens_clause(doc, i)), comma)
+        for arg in group:
+            if opener <= arg[0] < end and arg[2]["label"] == "Method":
+                found.append((after, "COMPARED_WITH", arg))
+    return found
+
+
+def _opens_clause(doc: Doc, i: int) -> bool:
+    """Whether token ``i`` is a verb or a relative, not a participle that modifies a noun
+    ("existing methods", "fine-tuned models")."""
+    tok = doc[i]
+    if tok.tag_ in ("VBG", "VBN") and i + 1 < len(doc):
+        return not doc[i + 1].tag_.startswith(("NN", "JJ"))
+    return tok.tag_ in _ENDS_LIST
+
+
+def _contrast_opener(doc: Doc, first: int) -> int | None:
+    """The token after the contrast that opens the sentence at token ``first``, or None."""
+    for words in _CONTRASTS:
+        end = first + len(words)
+        if end <= len(doc) and tuple(t.lower_ for t in doc[first:end]) == words:
+            return end
+    return None
+
+
 #: Each frame finder, the ``rule`` its relations carry and their confidence.
 FRAME_FINDERS = (
     (evaluation_frames, FRAME_RULE, FRAME_CONFIDENCE),
     (component_frames, COMPONENT_RULE, COMPONENT_CONFIDENCE),
+    (contrast_frames, CONTRAST_RULE, CONTRAST_CONFIDENCE),
 )

@@ -12,8 +12,9 @@ mention ``kg_roles`` marked PROPOSES): a pattern takes them as it takes a mentio
 relation is stated of the proposed mention; ``head_span``/``tail_span`` say where it was written.
 
 Beside the rules, frames (:mod:`kg.extract.frames`) relate the paper's own method to the
-datasets and tasks a sentence evaluates it on, however far apart they are written, and a
-system to the parts a sentence lists after "N components:"; and a pair classifier trained
+datasets and tasks a sentence evaluates it on, however far apart they are written, a
+system to the parts a sentence lists after "N components:", and the paper's method to those a
+sentence opens by setting it against ("Unlike GRPO, ..."); and a pair classifier trained
 on SciERC (:mod:`kg.extract.relation_model`, ``kg train relations``) adds what it finds
 between two arguments of a sentence that no rule relates (``rule`` "model", ``confidence`` its
 probability); the component's ``model`` setting (default true) switches it off.

@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
-from kg.extract.frames import COMPONENT_RULE, FRAME_RULE, own_names, under_evaluation
+from kg.extract.frames import (
+    COMPONENT_RULE,
+    CONTRAST_RULE,
+    FRAME_RULE,
+    own_names,
+    under_evaluation,
+)
 from kg.extract.relations import argument_tokens, relations_in
 
 
@@ -177,3 +183,35 @@ def test_an_unnumbered_list_ends_at_a_verb(nlp: Language) -> None:
     parts = {r.head["text"] for r in relations_in(doc, doc._.kg_mentions) if r.type == "PART_OF"}
     assert "LoRA Experts" in parts
     assert "Pareto frontiers" not in parts
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # the methods before the comma, against "we"
+            "We propose ReMix. Unlike GRPO and PPO, we train with a mixture of policies.",
+            {("ReMix", "GRPO"), ("ReMix", "PPO")},
+        ),
+        (  # "our ..." after the comma stands for the paper's method
+            "We propose ReMix, a policy optimizer. Compared to standard GRPO, our ReMix "
+            "variant converges faster.",
+            {("ReMix", "GRPO")},
+        ),
+        (  # what follows the comma is not the paper's method
+            "We propose ReMix. Unlike GRPO, current methods fail on long horizons.",
+            set(),
+        ),
+        (  # a relative clause's methods are parts of what is contrasted, not it
+            "We propose ReMix. Unlike prior methods that rely on PPO, ReMix is stable.",
+            {("ReMix", "prior methods")},
+        ),
+    ],
+)
+def test_contrast_frames(nlp: Language, text: str, expected: set) -> None:
+    doc = nlp(text)
+    found = {
+        (r.head["text"], r.tail["text"])
+        for r in relations_in(doc, doc._.kg_mentions)
+        if r.rule == CONTRAST_RULE
+    }
+    assert found == expected
