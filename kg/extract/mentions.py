@@ -65,6 +65,13 @@ def _written_word(doc: Doc, i: int) -> int:
     return j
 
 
+def _has_address(span: Span) -> bool:
+    """Whether ``span`` holds a web address ("https://github.com/org/repo",
+    "anonymous.4open.science/r/BoRA"): where the code is, never the name of a method or a
+    dataset, however the recogniser typed it."""
+    return any(t.like_url for t in span)
+
+
 def listed_names(doc: Doc, chosen: list[Span], taken: list[bool]) -> list[Span]:
     """Names that nothing recognised but that a list puts beside recognised ones, or that
     follow "such as" after a typed phrase: "DeltaNet, **Mamba** or xLSTM", "test-time scaling
@@ -175,7 +182,7 @@ class MentionSelector:
         # letters spell ("Decoupled Reward Policy Optimization (DRPO)").
         definitions = {c.end: c.start for c in cands if c.kb_id_ == "acronym"}
         for s in cands:
-            if any(taken[s.start : s.end]) or self._common_word(s):
+            if any(taken[s.start : s.end]) or self._common_word(s) or _has_address(s):
                 continue
             start = definitions.get(s.end, s.start)
             joined = None  # where a joining word is, in a long form the recogniser cut short

@@ -434,6 +434,17 @@ def test_cited_authors_and_counts_are_no_entities(extractor: Extractor) -> None:
     assert not texts & {"Li", "Lan", "Park", "18"}, texts
 
 
+def test_a_web_address_is_no_entity(extractor: Extractor) -> None:
+    # ICLR 2026 had 25 nodes that were code links ("https://github.com/org/SAGE").
+    text = (
+        "We propose SAGE, evaluated on ImageNet. Code is available at "
+        "https://github.com/chenshunpeng/SAGE and anonymous.4open.science/r/BoRA."
+    )
+    texts = {m.text for m in extractor.extract_texts([text])[0]}
+    assert {"SAGE", "ImageNet"} <= texts, texts
+    assert not any("/" in t for t in texts), texts
+
+
 def test_a_piece_of_a_hyphenated_name_is_no_name_of_its_own(extractor: Extractor) -> None:
     text = (
         "We propose the INO-SGD algorithm, trained with GRPO-based RL on chain-of-thought data "
