@@ -417,6 +417,40 @@ def only_rating_words(name: str) -> bool:
     )
 
 
+#: A written size or count, alone or joined to what it counts: "7B", "1.5B-parameter",
+#: "7B-scale", "52k", "1M+".
+_SIZE_WORD = re.compile(
+    r"[~∼]?\d+(?:\.\d+)?[kmbt]\+?(?:-(?:parameters?|scale|sample|token|instruction)s?)?"
+)
+#: Words that only say what a size counts: "8B parameters", "0.1B parameter models".
+_SIZE_NOUNS = frozenset({"parameter", "parameters", "scale", "of"})
+
+
+def only_a_size(name: str) -> bool:
+    """Whether a phrase is a written size and everyday words: "7B model", "3B-parameter
+    model", "expert 8B models", "8B parameters", "45K unlabeled samples", "dataset of 52k
+    videos" describe a model or data by its size and name none ("Llama-3.1 8B model", "Atari
+    100K", "1B Word" name one: a capitalised word is a name's).
+
+    >>> [only_a_size(n) for n in ("7B model", "1.5B-parameter models", "387k videos", "200k")]
+    [True, True, True, True]
+    >>> [only_a_size(n) for n in ("Llama-3.1 8B model", "Atari 100K", "GSM8K", "large model")]
+    [False, False, False, False]
+    """
+    words = resolution_words()
+    written = name.split()
+    sized = [t for t in written if _SIZE_WORD.fullmatch(t.lower())]
+    if not sized:
+        return False
+    rest = [t for t in written if t not in sized and t.lower() not in _SIZE_NOUNS]
+    return all(
+        part.islower()  # a capital makes a name: "Gemma 7B model", "1B Word", "DeMo"
+        and (_generic_word(part, words) or _listed(part, words.general) or part in words.modifiers)
+        for w in rest
+        for part in w.split("-")
+    )
+
+
 def rated(name: str) -> bool:
     """Whether a word before the phrase's head rates or places it ("real-world", "complex":
     ``generic_modifiers.txt``)."""
@@ -600,6 +634,8 @@ def worth_a_node(name: str, key: str) -> bool:
     """
     words = resolution_words()
     if DESCRIPTIVE.match(name) or WRITTEN_SIZE.fullmatch(key):  # "large-scale", "zero-shot"
+        return False
+    if only_a_size(name):  # "8B parameters", "7B scale"
         return False
     if ", " in name:  # a list or adjectives in a row: "audio, visual", "lightweight, post-hoc"
         return False

@@ -358,6 +358,21 @@ def test_generic_names_and_lone_letters_are_no_names() -> None:
     assert entity.name == "AI" and entity.label == Label.CONCEPT
 
 
+def test_a_size_and_everyday_words_name_no_model_or_dataset() -> None:
+    def label_of(text: str, label: Label) -> Label:
+        (entity,) = resolve_entities({"p0": [mention(text, label)]}).values()
+        return entity.label
+
+    # ICLR 2026 had 55 such nodes: "7B model" (10 papers), "3B-parameter model", "387k videos".
+    assert label_of("7B model", Label.METHOD) == Label.CONCEPT
+    assert label_of("1.5B-parameter models", Label.METHOD) == Label.CONCEPT
+    assert label_of("dataset of 52k videos", Label.DATASET) == Label.CONCEPT
+    # A name with its size stays a name.
+    assert label_of("Llama-3.1 8B model", Label.METHOD) == Label.METHOD
+    assert label_of("Atari 100K", Label.DATASET) == Label.DATASET
+    assert label_of("1B Word", Label.DATASET) != Label.CONCEPT
+
+
 def test_graph_follows_schema() -> None:
     papers, mentions = corpus()
     entities = resolve_entities(mentions)
