@@ -90,6 +90,7 @@ _OWN_OPENERS = frozenset({"it", "this", "our"})
 _ENDS_LIST = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "MD", "TO"})
 #: Contrast frames: the openers that set another method against the paper's.
 _CONTRASTS = tuple(tuple(w.split()) for w in read_data_lines("relations/contrast_openers.txt"))
+_CONTRAST_FIRST_WORDS = frozenset(words[0] for words in _CONTRASTS)
 _ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "a", "b", "c", "d", "e"})
 
 Arg = tuple[int, int, dict[str, Any]]
@@ -380,6 +381,8 @@ def _opens_clause(doc: Doc, i: int) -> bool:
 
 def _contrast_opener(doc: Doc, first: int) -> int | None:
     """The token after the contrast that opens the sentence at token ``first``, or None."""
+    if doc[first].lower_ not in _CONTRAST_FIRST_WORDS:  # most sentences: one look
+        return None
     for words in _CONTRASTS:
         end = first + len(words)
         if end <= len(doc) and tuple(t.lower_ for t in doc[first:end]) == words:
