@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections import Counter
 from dataclasses import dataclass, field
@@ -69,8 +70,16 @@ class Item:
     title_only: bool = False  # a graph link only the paper's title makes
 
 
+#: Where a letter meets the number after it in a merge key ("cifar10", "llama3-8b").
+_LETTER_NUMBER = re.compile(r"(?<=[a-z])(?=\d)")
+
+
 def keys_of(names: list[str]) -> frozenset[str]:
-    return frozenset(k for k in (normalize_key(n) for n in names) if k)
+    """The merge keys of ``names``, and each also with a hyphen where a letter meets a number:
+    the merge key joins "Llama-3" into "llama3", and the lenient match still takes "Llama" as a
+    whole-word part of it ("llama-3")."""
+    keys = {k for k in (normalize_key(n) for n in names) if k}
+    return frozenset(keys | {_LETTER_NUMBER.sub("-", k) for k in keys})
 
 
 def matches(a: Item, b: Item, lenient: bool) -> bool:

@@ -24,6 +24,7 @@ from kg.extract.lexicon import read_data_lines
 _DASHES = re.compile(r"[\u2010\u2011\u2012\u2013\u2014\u2015\u2212_]")
 _NON_WORD = re.compile(r"[^0-9a-z+#.\s-]")
 _SEPARATORS = re.compile(r"[\s-]+")
+_LETTER_NUMBER = re.compile(r"(?<=[a-z])-(?=\d)")
 #: Words that open a surface form without belonging to the name: ``leading_words.txt``.
 _LEADING = frozenset(read_data_lines("leading_words.txt"))
 _ACRONYM_PLURAL = re.compile(r"^[A-Z][A-Z0-9]*[A-Z]s$")  # "LLMs", "VLMs"
@@ -67,6 +68,8 @@ def normalize_key(surface: str) -> str:
 
     >>> [normalize_key(s) for s in ("Large Language Models", "Time Series", "LLMs", "Atlas")]
     ['large-language-model', 'time-series', 'llm', 'atlas']
+    >>> [normalize_key(s) for s in ("CIFAR-10", "CIFAR10", "MATH-500", "Qwen2.5-VL-7B")]
+    ['cifar10', 'cifar10', 'math500', 'qwen2.5-vl7b']
     """
     text = unicodedata.normalize("NFKC", surface).strip()
     text = _DASHES.sub("-", text)
@@ -85,7 +88,15 @@ def normalize_key(surface: str) -> str:
     text = " ".join(words).lower()
     text = _NON_WORD.sub(" ", text)
     text = text.replace(".", " ").replace("  ", " ") if not re.search(r"\d\.\d", text) else text
-    return _SEPARATORS.sub("-", text).strip("-")
+    # "CIFAR-10" and "CIFAR10", "MATH-500" and "MATH500", "GPT-4" and "GPT 4" are one name:
+    # a separator between a letter and the number after it is dropped.
+    return fold_letter_numbers(_SEPARATORS.sub("-", text).strip("-"))
+
+
+def fold_letter_numbers(key: str) -> str:
+    """``key`` without the hyphens between a letter and the number after it ("cifar-10" →
+    "cifar10"), as :func:`normalize_key` writes it."""
+    return _LETTER_NUMBER.sub("", key)
 
 
 @lru_cache(maxsize=200_000)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kg.extract.lexicon import read_data_lines
-from kg.extract.normalize import normalize_key
+from kg.extract.normalize import fold_letter_numbers, normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
 from kg.resolve.naming import title_name
 from kg.resolve.purposes import purpose_task
@@ -105,7 +105,8 @@ def _word_keys(word: str) -> WordKeys | None:
     (singular there when it reads as a plural); None for any other word."""
     if not _PLAIN.fullmatch(word):
         return None
-    return word.lower(), normalize_key(word), normalize_key("x " + word)[2:]
+    # (after "0", not a letter: "x 3D" would fold to "x3d")
+    return word.lower(), normalize_key(word), normalize_key("0 " + word)[2:]
 
 
 def span_key(words: list[str], i: int, j: int, parts: Sequence[WordKeys | None] = ()) -> str:
@@ -122,7 +123,8 @@ def span_key(words: list[str], i: int, j: int, parts: Sequence[WordKeys | None] 
         return normalize_key(" ".join(words[i:j]))
     if j - i == 1:
         return inner[0][1]  # type: ignore[index]
-    return "-".join([*(p[0] for p in inner[:-1]), inner[-1][2]])  # type: ignore[index]
+    joined = "-".join([*(p[0] for p in inner[:-1]), inner[-1][2]])  # type: ignore[index]
+    return fold_letter_numbers(joined)
 
 
 def find_phrases(

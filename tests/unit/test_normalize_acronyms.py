@@ -13,6 +13,10 @@ from kg.extract.normalize import clean_surface, normalize_key
         ("Vision–Language Model", "vision-language models"),  # en dash
         ("the ImageNet dataset", "ImageNet dataset"),
         ("strategies", "strategy"),
+        ("CIFAR-10", "CIFAR10"),  # a number after letters, written on or hyphenated
+        ("MATH-500", "MATH500"),
+        ("AIME 2025", "AIME2025"),
+        ("Qwen-2.5-7B", "Qwen2.5-7B"),
     ],
 )
 def test_variants_share_a_key(a: str, b: str) -> None:
@@ -20,7 +24,14 @@ def test_variants_share_a_key(a: str, b: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "a, b", [("GPT-4", "GPT-3"), ("Atlas", "Atla"), ("analysis", "analysi"), ("MMEB", "MMLU")]
+    "a, b",
+    [
+        ("GPT-4", "GPT-3"),
+        ("Atlas", "Atla"),
+        ("analysis", "analysi"),
+        ("MMEB", "MMLU"),
+        ("Llama-3-8B", "Llama-38B"),  # numbers stay apart
+    ],
 )
 def test_different_names_keep_different_keys(a: str, b: str) -> None:
     assert normalize_key(a) != normalize_key(b)
