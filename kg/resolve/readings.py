@@ -451,6 +451,35 @@ def only_a_size(name: str) -> bool:
     )
 
 
+#: Endings of abstract nouns, adjectives and verbs: an everyday English word so ended names a
+#: process, a property or an action ("Learning", "Generation", "Complexity", "Semantic",
+#: "Optimize"), not a thing a paper could call its own.
+_PLAIN_ENDINGS = (
+    "ing", "tion", "tions", "sion", "ment", "ity", "ness", "sis", "ic", "al", "ize", "ise", "ify"
+)  # fmt: skip
+
+
+def plain_word(name: str) -> bool:
+    """Whether a name is one everyday English word (``general_words.txt``), capitalised, that
+    names a process, a property or an action by its ending: "Learning" ("Learning to optimize
+    is ..."), "Reasoning", "Generation", "Alignment", "Semantic". Model names that are words
+    ("Gemini", "Shampoo", "Lean", "Falcon") end otherwise, and a family of models is a name.
+
+    >>> [plain_word(n) for n in ("Learning", "Generation", "Semantic", "Alignment")]
+    [True, True, True, True]
+    >>> [plain_word(n) for n in ("Adam", "Gemini", "Shampoo", "GRPO", "learning")]
+    [False, False, False, False, False]
+    """
+    if " " in name or "-" in name or not name.istitle():
+        return False
+    word = name.lower()
+    return (
+        word.endswith(_PLAIN_ENDINGS)
+        and _listed(word, resolution_words().general)
+        and word not in model_families()
+    )
+
+
 def rated(name: str) -> bool:
     """Whether a word before the phrase's head rates or places it ("real-world", "complex":
     ``generic_modifiers.txt``)."""

@@ -49,6 +49,7 @@ from kg.resolve.readings import (
     names_things,
     only_a_size,
     only_rating_words,
+    plain_word,
     rated,
     reads_as_activity,
     reads_as_material,
@@ -490,6 +491,7 @@ class Resolver:
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
                 or WRITTEN_SIZE.fullmatch(key) is not None  # "1.5B", "80GB": a size
                 or only_a_size(name)  # "7B model", "387k videos": a size, no name
+                or plain_word(name)  # "Learning" of "Learning to optimize is ..."
                 or only_rating_words(name)  # "high-quality", even defined as "HQ"
                 or names_a_field_class(key)  # "RL algorithms": a class of methods
                 or key in generic

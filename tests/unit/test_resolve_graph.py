@@ -373,6 +373,17 @@ def test_a_size_and_everyday_words_name_no_model_or_dataset() -> None:
     assert label_of("1B Word", Label.DATASET) != Label.CONCEPT
 
 
+def test_an_everyday_word_capitalised_is_no_name() -> None:
+    def label_of(text: str) -> Label:
+        (entity,) = resolve_entities({"p0": [mention(text, Label.METHOD)]}).values()
+        return entity.label
+
+    # "Learning to optimize is ...": ICLR 2026 had "Learning" (13 papers) and "Reasoning" (9)
+    # as methods.
+    assert label_of("Learning") == label_of("Generation") == Label.CONCEPT
+    assert label_of("Adam") == label_of("Shampoo") == Label.METHOD  # names that are words
+
+
 def test_graph_follows_schema() -> None:
     papers, mentions = corpus()
     entities = resolve_entities(mentions)
