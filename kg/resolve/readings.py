@@ -480,6 +480,23 @@ def plain_word(name: str) -> bool:
     )
 
 
+#: Plural nouns of data a model takes or makes: ``data_plurals.txt``.
+_DATA_PLURALS = frozenset(word_list("data_plurals.txt"))
+
+
+def names_data(name: str) -> bool:
+    """Whether a lower-case phrase ends in a plural noun of data (``data_plurals.txt``):
+    "latent representations", "high-resolution inputs" name kinds of data, not methods.
+
+    >>> [names_data(n) for n in ("latent representations", "Rotary Position Embeddings")]
+    [True, False]
+    >>> names_data("implicit neural representation"), names_data("representations")
+    (False, False)
+    """
+    words = name.split()
+    return len(words) > 1 and name.islower() and words[-1] in _DATA_PLURALS
+
+
 def rated(name: str) -> bool:
     """Whether a word before the phrase's head rates or places it ("real-world", "complex":
     ``generic_modifiers.txt``)."""

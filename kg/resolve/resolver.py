@@ -46,6 +46,7 @@ from kg.resolve.readings import (
     names_a_field_class,
     names_a_model,
     names_a_property,
+    names_data,
     names_things,
     only_a_size,
     only_rating_words,
@@ -492,6 +493,7 @@ class Resolver:
                 or WRITTEN_SIZE.fullmatch(key) is not None  # "1.5B", "80GB": a size
                 or only_a_size(name)  # "7B model", "387k videos": a size, no name
                 or plain_word(name)  # "Learning" of "Learning to optimize is ..."
+                or names_data(name)  # "latent representations": data, not a method
                 or only_rating_words(name)  # "high-quality", even defined as "HQ"
                 or names_a_field_class(key)  # "RL algorithms": a class of methods
                 or key in generic

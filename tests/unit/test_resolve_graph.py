@@ -384,6 +384,16 @@ def test_an_everyday_word_capitalised_is_no_name() -> None:
     assert label_of("Adam") == label_of("Shampoo") == Label.METHOD  # names that are words
 
 
+def test_a_plural_of_data_in_lower_case_is_a_concept() -> None:
+    def label_of(text: str) -> Label:
+        (entity,) = resolve_entities({"p0": [mention(text, Label.METHOD)]}).values()
+        return entity.label
+
+    assert label_of("latent representations") == Label.CONCEPT  # 20 ICLR 2026 papers
+    assert label_of("high-resolution inputs") == Label.CONCEPT
+    assert label_of("Rotary Position Embeddings") == Label.METHOD  # a name
+
+
 def test_graph_follows_schema() -> None:
     papers, mentions = corpus()
     entities = resolve_entities(mentions)
