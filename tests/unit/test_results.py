@@ -67,6 +67,17 @@ def test_from_a_baseline_to_a_level(nlp: Language) -> None:
     assert (r.value, r.relative, text_of(r.metric)) == ("75%", False, "accuracy")
 
 
+def test_a_metric_from_a_baseline_to_a_bare_level(nlp: Language) -> None:
+    # ICLR 2026: 7 results so written, the recogniser's metric or a metric's head word before
+    # "from"; a range of settings is none.
+    [r] = claims(nlp, "Our method improves MathQA accuracy from 73.7 to 83.6.")
+    assert (r.value, r.relative) == ("83.6", False)
+    [r] = claims(nlp, "It raises the appearance score from 3.4 to 3.7.")
+    assert r.value == "3.7"
+    assert claims(nlp, "It reaches a higher speedup from 512 to 2048 resolution.") == []
+    assert claims(nlp, "Our model sizes range from 0.4 to 5 billion parameters.") == []
+
+
 def test_a_bare_number_that_a_metric_takes(nlp: Language) -> None:
     (r,) = claims(nlp, "Our parser obtains an F1 of 0.89 on CoNLL-2003.")
     assert (r.value, r.number, r.unit, text_of(r.metric), text_of(r.dataset)) == (
