@@ -362,8 +362,10 @@ def _result(
     # A dataset or task written before the number is another claim's when a claim comes
     # before it: "+12.4 accuracy on GSM8K and +7.6 on MATH" (GSM8K is not +7.6's).
     own_side = [x for x in in_sentence if x[0] > span.start or not any(n < x[0] for n in numbers)]
-    dataset = _bracketed_after(doc, span, in_sentence, "Dataset") or _nearest(
-        span, [x for x in own_side if x[2]["label"] == "Dataset"], None
+    dataset = (
+        _bracketed_after(doc, span, in_sentence, "Dataset")
+        or _nearest(span, [x for x in own_side if x[2]["label"] == "Dataset"], None)
+        or _opening_dataset(doc, sent.start, spans)
     )
     task = _nearest(span, [x for x in own_side if x[2]["label"] == "Task"], None)
     # The subject is shared by the claims of a sentence: "X achieves A and improves B".
@@ -384,6 +386,29 @@ def _result(
         task=task,
         span=(span.start_char, span.start_char + len(value)),
     )
+
+
+def _opening_dataset(doc: Doc, first: int, spans: list[Arg]) -> Mention | None:
+    """The dataset of a sentence that opens "On <dataset>," (from token ``first``): every claim
+    of the sentence is made on it ("On the WebGen-Bench dataset, WebGen-Agent increases the
+    accuracy ... from 26.4% to 51.9% and its appearance score from 3.0 to 3.9")."""
+    if doc[first].lower_ not in ("on", "across"):
+        return None
+    for start, end, m in spans:
+        if start > first and m["label"] == "Dataset":
+            comma = end < len(doc) and doc[end].text == ","
+            named = end < len(doc) - 1 and doc[end].lower_ in _DATASET_NOUNS
+            between = doc[first + 1 : start]
+            if (comma or (named and doc[end + 1].text == ",")) and all(
+                t.tag_ in ("DT", "JJ", "CD") for t in between
+            ):
+                return m
+            return None
+    return None
+
+
+#: Nouns after a dataset's name in an opening "On the X dataset,".
+_DATASET_NOUNS = frozenset({"dataset", "benchmark", "datasets", "benchmarks", "suite", "task"})
 
 
 def _bracketed_after(doc: Doc, span: Span, in_sentence: list[Arg], label: str) -> Mention | None:

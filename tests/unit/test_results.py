@@ -78,6 +78,18 @@ def test_a_metric_from_a_baseline_to_a_bare_level(nlp: Language) -> None:
     assert claims(nlp, "Our model sizes range from 0.4 to 5 billion parameters.") == []
 
 
+def test_an_opening_on_dataset_is_every_claims_dataset(nlp: Language) -> None:
+    rs = claims(
+        nlp,
+        "We propose FooNet. On the CASP14 benchmark, FooNet raises accuracy from 60% to 75% "
+        "and cuts latency by 2x.",
+    )
+    assert [(r.value, text_of(r.dataset)) for r in rs] == [
+        ("75%", "CASP14 benchmark"),
+        ("2x", "CASP14 benchmark"),  # a claim after another one: the opening dataset
+    ]
+
+
 def test_a_bare_number_that_a_metric_takes(nlp: Language) -> None:
     (r,) = claims(nlp, "Our parser obtains an F1 of 0.89 on CoNLL-2003.")
     assert (r.value, r.number, r.unit, text_of(r.metric), text_of(r.dataset)) == (
