@@ -38,7 +38,13 @@ def in_text(keyword: str, text: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(keyword.lower())}(?!\w)", text.lower()) is not None
 
 
+#: Where a letter meets the number after it in a merge key ("llama3"): a word boundary for the
+#: lenient match, as before merge keys joined them.
+_LETTER_NUMBER = re.compile(r"(?<=[a-z])(?=\d)")
+
+
 def _contains(a: str, b: str) -> bool:
+    a, b = _LETTER_NUMBER.sub("-", a), _LETTER_NUMBER.sub("-", b)
     return f"-{a}-" in f"-{b}-" or f"-{b}-" in f"-{a}-"
 
 
