@@ -126,7 +126,8 @@ def governing_preposition(doc: Doc, start: int, first: int) -> int | None:
     while i >= first:
         tok = doc[i]
         word = tok.lower_
-        if word in _PREPOSITIONS or (word in _CUE_PREPOSITIONS and _cue_before(doc, i, first)):
+        cue_preposition = word in _CUE_PREPOSITIONS and _cue_before(doc, i, first) is not None
+        if word in _PREPOSITIONS or cue_preposition:
             j = _skip_adverbs(doc, i - 1, first)
             return i if j < first or doc[j].lower_ not in _TRAINING else None
         if word == "of" and i > first and doc[i - 1].lower_ in _QUANTITIES:
@@ -174,12 +175,13 @@ def _own_cue(doc: Doc, group: Sequence[Arg], cue: int, first: int) -> bool:
     )
 
 
-def _cue_stand_in(doc: Doc, at: int) -> Arg:
-    """The evaluation cue at token ``at`` as a stand-in for the paper's own method."""
+def _own_stand_in(doc: Doc, at: int, refers: str = "own") -> Arg:
+    """The token at ``at`` as a stand-in for the paper's own method: an evaluation cue
+    ("Experiments on ..."), the noun after "our", an opening "It"."""
     tok = doc[at]
-    cue = {"start": tok.idx, "end": tok.idx + len(tok.text), "text": tok.text,
-           "label": "Generic", "source": "stand_in", "refers": "own"}  # fmt: skip
-    return (at, at + 1, cue)
+    own = {"start": tok.idx, "end": tok.idx + len(tok.text), "text": tok.text,
+           "label": "Generic", "source": "stand_in", "refers": refers}  # fmt: skip
+    return (at, at + 1, own)
 
 
 def evaluation_frames(
@@ -216,7 +218,7 @@ def evaluation_frames(
             ):
                 # A sentence that reports an evaluation without naming what it evaluates:
                 # the paper's own method ("Experiments on ZsRE and CounterFact show ...").
-                found.append((_cue_stand_in(doc, cue), kind, arg))
+                found.append((_own_stand_in(doc, cue), kind, arg))
     return found
 
 
@@ -280,11 +282,8 @@ def _whole(
             m = arg[2]
             if _is_own(m, names) or m.get("refers") == "we":
                 return arg
-        opener = doc[first]
-        if opener.lower_ in _OWN_OPENERS:
-            it = {"start": opener.idx, "end": opener.idx + len(opener.text), "text": opener.text,
-                  "label": "Generic", "source": "stand_in", "refers": "it"}  # fmt: skip
-            return (first, first + 1, it)
+        if doc[first].lower_ in _OWN_OPENERS:
+            return _own_stand_in(doc, first, refers="it")
     for arg in before:
         m = arg[2]
         if m["label"] == "Method" and any(c.isupper() or c.isdigit() for c in m["text"]):
@@ -358,7 +357,7 @@ def contrast_frames(
         if after is None:
             continue
         if doc[after[0] - 1].lower_ == "our" and not _is_own(after[2], names):
-            after = _cue_stand_in(doc, after[0])  # "our Sparse CLIP representations"
+            after = _own_stand_in(doc, after[0])  # "our Sparse CLIP representations"
         elif not (_is_own(after[2], names) or after[2].get("refers") == "we"):
             continue
         # The contrasted methods end where a clause begins: "Unlike prior methods that rely

@@ -388,6 +388,10 @@ def _result(
     )
 
 
+#: Nouns after a dataset's name in an opening "On the X dataset,".
+_DATASET_NOUNS = frozenset({"dataset", "benchmark", "datasets", "benchmarks", "suite", "task"})
+
+
 def _opening_dataset(doc: Doc, first: int, spans: list[Arg]) -> Mention | None:
     """The dataset of a sentence that opens "On <dataset>," (from token ``first``): every claim
     of the sentence is made on it ("On the WebGen-Bench dataset, WebGen-Agent increases the
@@ -405,10 +409,6 @@ def _opening_dataset(doc: Doc, first: int, spans: list[Arg]) -> Mention | None:
                 return m
             return None
     return None
-
-
-#: Nouns after a dataset's name in an opening "On the X dataset,".
-_DATASET_NOUNS = frozenset({"dataset", "benchmark", "datasets", "benchmarks", "suite", "task"})
 
 
 def _bracketed_after(doc: Doc, span: Span, in_sentence: list[Arg], label: str) -> Mention | None:

@@ -428,9 +428,9 @@ _SIZE_NOUNS = frozenset({"parameter", "parameters", "scale", "of"})
 
 def only_a_size(name: str) -> bool:
     """Whether a phrase is a written size and everyday words: "7B model", "3B-parameter
-    model", "expert 8B models", "8B parameters", "45K unlabeled samples", "dataset of 52k
-    videos" describe a model or data by its size and name none ("Llama-3.1 8B model", "Atari
-    100K", "1B Word" name one: a capitalised word is a name's).
+    model", "expert 8B models", "8B parameters", "dataset of 52k videos" describe a model or
+    data by its size and name none ("Llama-3.1 8B model", "Atari 100K", "1B Word" name one: a
+    capitalised word is a name's).
 
     >>> [only_a_size(n) for n in ("7B model", "1.5B-parameter models", "387k videos", "200k")]
     [True, True, True, True]

@@ -10,6 +10,7 @@ from kg.extract.frames import (
     COMPONENT_RULE,
     CONTRAST_RULE,
     FRAME_RULE,
+    governing_preposition,
     own_names,
     under_evaluation,
 )
@@ -100,6 +101,14 @@ def test_evaluation_cues_stand_for_the_own_method(
     found = {(h, t, d) for h, t, d in framed(nlp, text) if t in ("EVALUATED_ON", "USED_FOR")}
     # A cue's relation is stated of the proposed mention: its head is the cue as written.
     assert {("FooNet", t, d) for _, t, d in found} == expected
+
+
+def test_using_after_a_cue_governs_even_at_the_start_of_a_doc(nlp: Language) -> None:
+    doc = nlp("Experiments using the QuickDraw dataset show gains.")
+    [at] = [t.i for t in doc if t.text == "QuickDraw"]
+    assert governing_preposition(doc, at, 0) == 1  # "using", after "Experiments" (token 0)
+    doc = nlp("Models using the QuickDraw dataset fail.")
+    assert governing_preposition(doc, 3, 0) is None  # no cue before "using"
 
 
 def test_a_verb_between_ends_the_scan(nlp: Language) -> None:
