@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kg.graph.relations import relation_links, result_relations
+from kg.graph.relations import kind_tasks, relation_links, result_relations
 from kg.graph.results import result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
@@ -161,7 +161,7 @@ def graph_data(
                 link["evidence"] = f"{EVIDENCE_KIND}: {first.text}"
                 link[EVIDENCE_KIND_ATTR] = EVIDENCE_KIND
             links.append(link)
-    stated = result_relations(relations or {}, results or {})
+    stated = kind_tasks(result_relations(relations or {}, results or {}), entities)
     more = relation_links(ordered, stated, label_of) if stated else []
     result_nodes, result_links = result_graph(ordered, results, label_of) if results else ([], [])
     if more or result_links:

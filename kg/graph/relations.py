@@ -12,8 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from kg.models import Paper, RelationMention, ResultMention
-from kg.schema import ENTITY_REL_TRIPLES, REL_TYPES, TYPE_ATTR, EntityRel, Label
+from kg.extract.normalize import normalize_key
+from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
+from kg.resolve.readings import names_a_kind
+from kg.schema import ENTITY_REL_TRIPLES, REL_TYPES, TYPE_ATTR, EntityRel, Label, Rel
 
 #: Sentences a link keeps: enough to judge it, few enough that a link many papers state does
 #: not carry them all into the graph file and Neo4j.
@@ -118,3 +120,75 @@ def result_relations(
         if measured:
             out[pid] = [*relations.get(pid, ()), *measured]
     return out
+
+
+#: How much less sure a method's use for the task its kind names is than the kind itself.
+KIND_TASK_FACTOR = 0.9
+
+
+def kind_tasks(
+    relations: Mapping[str, list[RelationMention]], entities: Mapping[str, Entity]
+) -> dict[str, list[RelationMention]]:
+    """``relations`` and, per paper, the task a method's kind names, as the method's use:
+    "CoFact, a conformal prediction framework" says CoFact IS_A such a framework, so CoFact is
+    USED_FOR conformal prediction; "TraceRL, a trajectory-aware reinforcement learning
+    framework", "Light-X, a video generation framework" likewise. The task is the longest run
+    of the kind's words before its last one that is the name or an alias of a task entity.
+
+    >>> from kg.schema import Rel
+    >>> def m(text, label, entity):
+    ...     return Mention(0, 1, text, label, Rel.USES, "s", entity=entity)
+    >>> cofact = m("CoFact", Label.METHOD, "method:cofact")
+    >>> kind = m("conformal prediction framework", Label.CONCEPT, "concept:cpf")
+    >>> r = RelationMention(cofact, "IS_A", kind, "CoFact, a conformal prediction framework.")
+    >>> entities = {"concept:cpf": Entity("concept:cpf", Label.CONCEPT, kind.text),
+    ...     "task:conformal-prediction": Entity("task:conformal-prediction", Label.TASK,
+    ...                                         "conformal prediction")}
+    >>> [(x.head.text, x.type, x.tail.entity) for x in kind_tasks({"p": [r]}, entities)["p"]]
+    [('CoFact', 'IS_A', 'concept:cpf'), ('CoFact', 'USED_FOR', 'task:conformal-prediction')]
+    """
+    # A task's own name before another's alias, and an alias of the task most papers name
+    # before the same alias of a rarer one: "RL" is reinforcement learning's, not that of the
+    # "reasoning—reinforcement learning (RL)" one paper wrote.
+    named = sorted(
+        (e for e in entities.values() if e.label == Label.TASK), key=lambda e: -e.paper_count
+    )
+    tasks = {normalize_key(e.name): e.id for e in named}
+    for e in named:
+        for alias in e.aliases:
+            tasks.setdefault(normalize_key(alias), e.id)
+    out = dict(relations)
+    for pid, rows in relations.items():
+        added = []
+        for r in rows:
+            kind = entities.get(r.tail.entity or "")
+            if (
+                r.type != EntityRel.IS_A.value
+                or r.head.type != Label.METHOD
+                or kind is None
+                or kind.label not in (Label.CONCEPT, Label.METHOD)
+                or not names_a_kind(kind.name)
+            ):
+                continue
+            task = _named_task(kind.name, tasks)
+            if task is not None and task != r.head.entity:
+                used_for = Mention(r.tail.start, r.tail.end, entities[task].name, Label.TASK,
+                                   Rel.ADDRESSES, r.tail.sentence, entity=task)  # fmt: skip
+                added.append(RelationMention(
+                    r.head, EntityRel.USED_FOR.value, used_for, r.evidence,
+                    round(r.confidence * KIND_TASK_FACTOR, 3), r.rule + "+kind_task",
+                ))  # fmt: skip
+        if added:
+            out[pid] = [*rows, *added]
+    return out
+
+
+def _named_task(kind: str, tasks: Mapping[str, str]) -> str | None:
+    """The task entity the longest run of ``kind``'s words before its last names, or None."""
+    words = kind.split()[:-1]
+    for size in range(len(words), 0, -1):
+        for start in range(len(words) - size + 1):
+            task = tasks.get(normalize_key(" ".join(words[start : start + size])))
+            if task is not None:
+                return task
+    return None

@@ -7,7 +7,7 @@ from typing import Any
 from kg.cache import ExtractionCache
 from kg.extract.rows import doc_mentions, doc_relations, raw_rows, split_rows
 from kg.graph.assemble import graph_data
-from kg.graph.relations import MAX_EVIDENCE, relation_links
+from kg.graph.relations import MAX_EVIDENCE, kind_tasks, relation_links
 from kg.models import Entity, Mention, Paper, RelationMention
 from kg.query.explore import data_counts, describe_node
 from kg.query.index import PaperIndex
@@ -156,3 +156,25 @@ def test_views_keep_papers_links_apart_from_relations() -> None:
     idx = PaperIndex.from_graph(G)
     assert "method:grpo" not in idx.links
     assert idx.backlinks["task:math"] == ["paper:a"]
+
+
+def test_a_methods_kind_names_the_task_it_is_used_for() -> None:
+    def m(text: str, label: Label, entity: str) -> Mention:
+        return Mention(0, len(text), text, label, Rel.USES, "s", entity=entity)
+
+    arpo = m("ARPO", Label.METHOD, "method:arpo")
+    kind = m("agentic RL algorithm", Label.CONCEPT, "concept:agentic-rl-algorithm")
+    rl, rare = "task:reinforcement-learning", "task:reasoning-reinforcement-learning"
+    entities = {
+        kind.entity: Entity(kind.entity, Label.CONCEPT, kind.text),
+        # "RL" is an alias of both; the task more papers name takes it
+        rare: Entity(rare, Label.TASK, "reasoning—reinforcement learning", ["RL"], 1),
+        rl: Entity(rl, Label.TASK, "reinforcement learning", ["RL"], 700),
+    }
+    rows = {"p": [RelationMention(arpo, "IS_A", kind, "ARPO, a novel agentic RL algorithm.")]}
+    used = [r for r in kind_tasks(rows, entities)["p"] if r.type == "USED_FOR"]
+    assert [(r.head.entity, r.tail.entity) for r in used] == [("method:arpo", rl)]
+    # Not from a task's kind.
+    task = m("math reasoning", Label.TASK, "task:math-reasoning")
+    rows = {"p": [RelationMention(task, "IS_A", kind, "s")]}
+    assert kind_tasks(rows, entities) == rows
