@@ -74,12 +74,17 @@ class Item:
 _LETTER_NUMBER = re.compile(r"(?<=[a-z])(?=\d)")
 
 
+def split_at_numbers(key: str) -> str:
+    """``key`` with a hyphen where a letter meets a number ("llama3" → "llama-3"): the merge key
+    joins them, and a lenient match still takes "Llama" as a whole-word part of "Llama-3"."""
+    return _LETTER_NUMBER.sub("-", key)
+
+
 def keys_of(names: list[str]) -> frozenset[str]:
-    """The merge keys of ``names``, and each also with a hyphen where a letter meets a number:
-    the merge key joins "Llama-3" into "llama3", and the lenient match still takes "Llama" as a
-    whole-word part of it ("llama-3")."""
+    """The merge keys of ``names``, and each also split where a letter meets a number
+    (:func:`split_at_numbers`)."""
     keys = {k for k in (normalize_key(n) for n in names) if k}
-    return frozenset(keys | {_LETTER_NUMBER.sub("-", k) for k in keys})
+    return frozenset(keys | {split_at_numbers(k) for k in keys})
 
 
 def matches(a: Item, b: Item, lenient: bool) -> bool:

@@ -23,7 +23,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from iclr_gold import split_at_numbers  # noqa: E402  (also puts the repo on sys.path)
 
 from kg.extract.normalize import normalize_key  # noqa: E402
 from kg.store.file import load_graph  # noqa: E402
@@ -38,13 +40,9 @@ def in_text(keyword: str, text: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(keyword.lower())}(?!\w)", text.lower()) is not None
 
 
-#: Where a letter meets the number after it in a merge key ("llama3"): a word boundary for the
-#: lenient match, as before merge keys joined them.
-_LETTER_NUMBER = re.compile(r"(?<=[a-z])(?=\d)")
-
-
 def _contains(a: str, b: str) -> bool:
-    a, b = _LETTER_NUMBER.sub("-", a), _LETTER_NUMBER.sub("-", b)
+    # a letter meeting a number is a word boundary, as before merge keys joined them
+    a, b = split_at_numbers(a), split_at_numbers(b)
     return f"-{a}-" in f"-{b}-" or f"-{b}-" in f"-{a}-"
 
 

@@ -42,6 +42,7 @@ import numpy as np
 from spacy.tokens import Doc
 
 from kg.extract.lexicon import load_lexicon, read_data_lines
+from kg.extract.spans import pseudo_mention
 
 #: The ``rule`` of a relation an evaluation frame found, and its confidence.
 FRAME_RULE = "evaluation_frame"
@@ -178,10 +179,7 @@ def _own_cue(doc: Doc, group: Sequence[Arg], cue: int, first: int) -> bool:
 def _own_stand_in(doc: Doc, at: int, refers: str = "own") -> Arg:
     """The token at ``at`` as a stand-in for the paper's own method: an evaluation cue
     ("Experiments on ..."), the noun after "our", an opening "It"."""
-    tok = doc[at]
-    own = {"start": tok.idx, "end": tok.idx + len(tok.text), "text": tok.text,
-           "label": "Generic", "source": "stand_in", "refers": refers}  # fmt: skip
-    return (at, at + 1, own)
+    return (at, at + 1, pseudo_mention(doc[at], "stand_in", refers=refers))
 
 
 def evaluation_frames(

@@ -41,6 +41,8 @@ class Lexicon:
     task_heads: frozenset[str]
     dataset_heads: frozenset[str]
     method_heads: frozenset[str]
+    #: head words of a metric's name ("... score", "... accuracy", "... rate")
+    metric_heads: frozenset[str]
     #: heads that make a phrase a method whatever else it says ("... algorithm", "... network")
     strong_method_heads: frozenset[str]
     generic_nouns: frozenset[str]
@@ -71,6 +73,7 @@ def load_lexicon() -> Lexicon:
         task_heads=words("task_heads.txt"),
         dataset_heads=words("dataset_heads.txt"),
         method_heads=words("method_heads.txt"),
+        metric_heads=words("metric_heads.txt"),
         strong_method_heads=words("strong_method_heads.txt"),
         generic_nouns=words("generic_nouns.txt"),
         common_words=words("common_words.txt"),

@@ -51,7 +51,6 @@ _STOP_END = frozenset({",", ".", ";", ":", "(", ")", "[", "]"})
 _NOT_NAME_TAGS = ("VB", "PRP", "DT", "IN", "CC", "W", "MD", "TO")
 #: Heads that type a phrase by its words alone ("word error rate" is a metric, "variational
 #: autoencoder" a method: the lexicon's ``strong_method_heads``).
-_METRIC_HEADS = frozenset(read_data_lines("metric_heads.txt"))
 #: Small words a capitalised long form may hold ("Identify and Unlearn (IU)"): the ones its
 #: acronym may skip (``initials_skipped_words.txt``), but "the" and "a".
 _JOINING = frozenset(read_data_lines("initials_skipped_words.txt")) - {"the", "a"}
@@ -160,7 +159,7 @@ class MentionSelector:
         if head in lex.task_heads or head_singular in lex.task_heads:
             return Label.TASK
         listed_metric = any(text.lower() == m.lower() for m in lex.metric_terms)
-        if listed_metric or head_singular in _METRIC_HEADS:
+        if listed_metric or head_singular in lex.metric_heads:
             return Label.METRIC
         titled = sum(1 for w in words if PROPN_LIKE.match(w)) >= max(1, len(words) - 1)
         if titled or COINED.match(text):

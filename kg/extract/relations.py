@@ -61,11 +61,9 @@ from kg.extract.relation_model import (
     sentence_index,
     shipped_model,
 )
-from kg.extract.spans import DERIVED_SOURCES
+from kg.extract.spans import DERIVED_SOURCES, GENERIC, pseudo_mention
 from kg.schema import Rel
 
-#: The label of a stand-in or of a SciERC ``Generic`` mention: it names no entity by itself.
-GENERIC = "Generic"
 #: The ``rule`` of a relation the trained model found (:mod:`kg.extract.relation_model`).
 MODEL_RULE = "model"
 RULES_FILE = PATTERNS / "relations.jsonl"
@@ -268,16 +266,6 @@ def _after_own_determiner(doc: Doc, i: int) -> bool:
         if any(words[len(words) - len(d) :] == d for d in _OWN):
             return True
     return False
-
-
-def pseudo_mention(tok: Token, source: str, **extra: Any) -> Mention:
-    """A one-token :data:`GENERIC` mention dict, in ``kg_mentions``' form."""
-    sent, end = tok.sent, tok.idx + len(tok.text)
-    return {
-        "start": tok.idx, "end": end, "text": tok.text, "label": GENERIC, "role": "",
-        "canonical": tok.text, "sent_start": sent.start_char, "sent_end": sent.end_char,
-        "source": source, "confidence": 1.0, **extra,
-    }  # fmt: skip
 
 
 # -- finding relations -----------------------------------------------------------------------

@@ -33,7 +33,7 @@ from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
-from kg.extract.lexicon import DATA, read_data_lines
+from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import Arg, Mention, argument_tokens, proposed_mention, stand_ins
 
@@ -53,7 +53,7 @@ _COMPARED = frozenset(
     | {w.lower() for w in read_data_lines("relations/compare_cues.txt")}
 )
 #: Head words of a metric's name ("appearance score", "MathQA accuracy"): metric_heads.txt.
-_METRIC_HEADS = frozenset(read_data_lines("metric_heads.txt"))
+_METRIC_HEADS = load_lexicon().metric_heads
 #: How far (tokens) a cue may be from the number it qualifies.
 _WINDOW = 6
 _CLAUSE_END = frozenset({";", ":", "(", ")"})

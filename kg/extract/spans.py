@@ -9,6 +9,7 @@ candidates overlap (:data:`PRIORITY`).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from spacy.tokens import Doc, Span, Token
 
@@ -275,3 +276,18 @@ def _glued(left: Token, right: Token) -> bool:
 def ensure_group(doc: Doc) -> None:
     if CANDIDATES not in doc.spans:
         doc.spans[CANDIDATES] = []
+
+
+#: The label of a stand-in or of a SciERC ``Generic`` mention: it names no entity by itself.
+GENERIC = "Generic"
+
+
+def pseudo_mention(tok: Token, source: str, **extra: Any) -> dict[str, Any]:
+    """A one-token :data:`GENERIC` mention dict, in ``kg_mentions``' form: a stand-in for the
+    paper's own method ("we", "our method", an evaluation cue) or a SciERC Generic mention."""
+    sent, end = tok.sent, tok.idx + len(tok.text)
+    return {
+        "start": tok.idx, "end": end, "text": tok.text, "label": GENERIC, "role": "",
+        "canonical": tok.text, "sent_start": sent.start_char, "sent_end": sent.end_char,
+        "source": source, "confidence": 1.0, **extra,
+    }  # fmt: skip
