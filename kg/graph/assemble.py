@@ -17,7 +17,7 @@ from kg.graph.relations import kind_tasks, relation_links, result_relations
 from kg.graph.results import result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
-from kg.resolve.readings import names_a_kind, worth_a_node
+from kg.resolve.kinds import names_a_kind, worth_a_node
 from kg.schema import (
     DEFAULT_ROLE,
     EVIDENCE_KIND_ATTR,
@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
     from kg.graph.similarity import NeighbourLists  # numpy and scipy: slower still
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
-#: graph keeps the *shared* ones that are worth a node (:func:`kg.resolve.readings.worth_a_node`;
+#: graph keeps the *shared* ones that are worth a node (:func:`kg.resolve.kinds.worth_a_node`;
 #: named methods, datasets, tasks and metrics are always kept).
 MIN_CONCEPT_PAPERS = 2
 
@@ -204,7 +204,7 @@ def kinds_of_kept(
     relations: dict[str, list[RelationMention]], entities: dict[str, Entity], keep: set[str]
 ) -> set[str]:
     """The Concepts a kept entity IS_A that name a kind of thing
-    (:func:`kg.resolve.readings.names_a_kind`): "Mamba2, a recent SSM-based language model".
+    (:func:`kg.resolve.kinds.names_a_kind`): "Mamba2, a recent SSM-based language model".
     They are nodes even when one paper names them, so that ``kg show`` and the IS_A hierarchy
     can say what the entity is; one paper's node ties no papers together, so the ranking and
     the top lists do not see them."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from kg.extract.normalize import normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
-from kg.resolve.readings import names_a_kind
+from kg.resolve.kinds import names_a_kind
 from kg.schema import ENTITY_REL_TRIPLES, REL_TYPES, TYPE_ATTR, EntityRel, Label, Rel
 
 #: Sentences a link keeps: enough to judge it, few enough that a link many papers state does

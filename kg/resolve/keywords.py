@@ -23,13 +23,9 @@ from collections import Counter, defaultdict
 
 from kg.extract.normalize import normalize_key
 from kg.models import Entity, Mention, Paper
-from kg.resolve.readings import (
-    names_a_model,
-    reads_as_metric,
-    reads_as_task,
-    reads_as_technique,
-    worth_a_node,
-)
+from kg.resolve.kinds import worth_a_node
+from kg.resolve.names import names_a_model
+from kg.resolve.terms import reads_as_metric, reads_as_task, reads_as_technique
 from kg.resolve.words import gazetteer_methods, listed_datasets, resolution_words
 from kg.schema import DEFAULT_ROLE, Label, entity_id
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from kg.extract.names import COINED, is_name_like
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Entity, Mention, Paper
-from kg.resolve.readings import worth_a_node
+from kg.resolve.kinds import worth_a_node
 from kg.resolve.words import known_terms, listed_datasets, resolution_words
 from kg.schema import DEFAULT_ROLE, Label, Rel
 

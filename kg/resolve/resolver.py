@@ -31,36 +31,40 @@ from kg.extract.lexicon import load_lexicon
 from kg.extract.long_forms import is_acronym
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Entity, Mention
-from kg.resolve.readings import (
+from kg.resolve.kinds import (
     DESCRIPTIVE,
-    KIND_VOTES,
-    NAME_EVIDENCE,
     WRITTEN_SIZE,
-    apposition_label,
     describes,
     generic_modifier,
     is_model_class,
+    names_a_field_class,
+    only_a_size,
+    only_rating_words,
+)
+from kg.resolve.names import (
+    KIND_VOTES,
+    NAME_EVIDENCE,
+    apposition_label,
     mention_key,
     names_a_benchmark,
     names_a_dataset_kind,
-    names_a_field_class,
     names_a_model,
-    names_a_property,
     names_data,
-    names_things,
-    only_a_size,
-    only_rating_words,
     plain_word,
+    reads_as_material,
+    reads_as_unnamed_data,
+    written_as_name,
+)
+from kg.resolve.terms import (
+    names_a_property,
+    names_things,
     rated,
     reads_as_activity,
-    reads_as_material,
     reads_as_measure,
     reads_as_metric,
     reads_as_task,
     reads_as_technique,
     reads_as_training,
-    reads_as_unnamed_data,
-    written_as_name,
 )
 from kg.resolve.words import (
     acronym_meanings,

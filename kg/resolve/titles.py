@@ -32,9 +32,9 @@ from functools import lru_cache
 from kg.extract.lexicon import read_data_lines
 from kg.extract.normalize import fold_letter_numbers, normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
+from kg.resolve.kinds import worth_a_node
 from kg.resolve.naming import title_name
 from kg.resolve.purposes import purpose_task
-from kg.resolve.readings import worth_a_node
 from kg.resolve.words import word_list
 from kg.schema import DEFAULT_ROLE, ENTITY_REL_TRIPLES, EntityRel, Label, Rel
 
