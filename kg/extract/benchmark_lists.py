@@ -9,7 +9,9 @@ them Dataset, with the members of their list:
   WebShop" (``heads``: the dataset heads, :func:`listed_datasets`);
 * as what a score is reported on or experiments are run on: "36.2% on BrowseComp and 47.3%
   on BrowseComp-ZH", "+7.3 pp on BRUMO", "Extensive experiments on HICO-DET and V-COCO"
-  (``score_words.txt``, ``experiment_nouns.txt``; :func:`scored_datasets`).
+  (``score_words.txt``, ``experiment_nouns.txt``; :func:`scored_datasets`);
+* beside known datasets: "GenEval, WISE, TIIF, GenAI-Bench and OneIG-EN", "AIME'24, AMC'23,
+  Minerva, OlympiadBench and MATH500" (:func:`listed_with_datasets`).
 
 A member must be written as a name (a capital or a digit first); a list ends after the member
 that follows "and" or "or", or at anything that is neither a member nor a comma.
@@ -37,6 +39,12 @@ _METHOD_ONLY = frozenset({str(Label.METHOD)})
 #: A list of names after "tasks" names benchmarks, where the recogniser typed them methods
 #: ("tasks (ViZDoom-Two-Colors, T-Maze)"); a task it typed a task stays one.
 _TASK_NOUNS = frozenset({"task", "tasks"})
+#: Where a Dataset mention comes from when more than its shape says it is one: a name list
+#: (``gazetteers/datasets.tsv``) or a dataset word in the name ("MCDR-Bench", "WikiTQ dataset").
+_KNOWN_DATASET_SOURCES = frozenset({"gazetteer", "named_dataset"})
+#: The fewest members a list needs for :func:`listed_with_datasets`, and the fewest Datasets
+#: among them: two names side by side are as often a paper's new benchmark and its new model.
+_MIN_LIST, _MIN_DATASETS = 3, 2
 
 
 def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list[Span]:
@@ -130,6 +138,40 @@ def scored_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
     return out
 
 
+def listed_with_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
+    """``chosen`` with the Method names of a list of names typed Dataset, when the list holds
+    three names or more, two of them Datasets, one of those known to be a dataset (a name list
+    or a dataset word in it: :data:`_KNOWN_DATASET_SOURCES`): "MMLU, Math-500, and SimpleQA",
+    "CIFAR-10, FFHQ, CelebA-HQ and AFHQ-v2". Every member must be written as a name.
+
+    Why: the recogniser typed by its shape each member of a list of benchmarks, and coined
+    ones read as methods. In ICLR 2026, 55 lists of three names or more mix Datasets and
+    Methods, two Datasets among them or more. Where one Dataset is known, the rule types 27
+    Methods of 19 abstracts Dataset, all of them benchmarks (MMLU-Pro, AIME'24, Minerva,
+    HumanEval+, KODAK). Without a known one, most are lists of models or of categories that
+    the recogniser half typed Dataset ("GPT, Llama and Qwen", "Semantic, Temporal, Aesthetic").
+    """
+    at = {s.start: i for i, s in enumerate(chosen)}
+    out = list(chosen)
+    seen: set[int] = set()
+    for first in range(len(chosen)):
+        if first in seen:
+            continue
+        members = _list_from(doc, out, at, out[first].start)
+        seen.update(members)
+        spans = [out[i] for i in members]
+        datasets = [s for s in spans if s.label_ == _DATASET]
+        if (
+            len(spans) >= _MIN_LIST
+            and len(datasets) >= _MIN_DATASETS
+            and any(s.kb_id_ in _KNOWN_DATASET_SOURCES for s in datasets)
+            and all(_written_as_name(s) for s in spans)
+        ):
+            for i in members:
+                _type_dataset(doc, out, i, _METHOD_ONLY)
+    return out
+
+
 def _after_a_score(doc: Doc, on: int) -> bool:
     """Whether the "on" at token ``on`` follows a score ("13.4 %", "7.3 pp", up to
     :data:`_BETWEEN` words before it) or an experiment noun ("experiments on")."""
@@ -155,6 +197,15 @@ def _type_list(
     """Type Dataset the names of ``kinds`` in the list that starts at token ``j`` (``out``
     holds the mentions, ``at`` their index by first token), in place, when the list has
     ``min_members`` mentions or more."""
+    members = _list_from(doc, out, at, j)
+    if len(members) >= min_members:
+        for i in members:
+            _type_dataset(doc, out, i, kinds)
+
+
+def _list_from(doc: Doc, out: list[Span], at: dict[int, int], j: int) -> list[int]:
+    """The indexes in ``out`` of the mentions of the list that starts at token ``j``: commas
+    between them, and "and" or "or" before the last (``at``: mention index by first token)."""
     members, last = [], False
     while j in at:
         members.append(at[j])
@@ -167,14 +218,17 @@ def _type_list(
             j, last = j + 1, True
         elif not comma:
             break
-    if len(members) >= min_members:
-        for i in members:
-            _type_dataset(doc, out, i, kinds)
+    return members
+
+
+def _written_as_name(span: Span) -> bool:
+    """Whether a mention is written as a name: a capital or a digit first."""
+    return span.text[:1].isupper() or span.text[:1].isdigit()
 
 
 def _type_dataset(doc: Doc, out: list[Span], i: int, kinds: frozenset[str]) -> None:
     """Type ``out[i]`` Dataset, in place, when it is of ``kinds`` and written as a name (a
     capital or a digit first)."""
     span = out[i]
-    if span.label_ in kinds and (span.text[:1].isupper() or span.text[:1].isdigit()):
+    if span.label_ in kinds and _written_as_name(span):
         out[i] = Span(doc, span.start, span.end, label=_DATASET, kb_id=span.kb_id_)

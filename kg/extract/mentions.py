@@ -19,6 +19,7 @@ from kg.extract.benchmark_lists import (
     EXAMPLE_CUES,
     datasets_listed_before,
     listed_datasets,
+    listed_with_datasets,
     scored_datasets,
 )
 from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
@@ -220,7 +221,8 @@ class MentionSelector:
         chosen.extend(listed_names(doc, chosen, taken))
         chosen.sort(key=lambda s: s.start)
         listed = listed_datasets(doc, chosen, self.dataset_nouns)
-        return scored_datasets(doc, datasets_listed_before(doc, listed, self.dataset_nouns))
+        listed = scored_datasets(doc, datasets_listed_before(doc, listed, self.dataset_nouns))
+        return listed_with_datasets(doc, listed)
 
     def _common_word(self, span: Span) -> bool:
         """A lone lower-case word that most abstracts use ("training", "images", "reward") is
