@@ -36,6 +36,7 @@ from spacy.vocab import Vocab
 from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import Arg, Mention, argument_tokens, proposed_mention, stand_ins
+from kg.extract.result_lists import pair_in_order
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
 #: A number as abstracts write it: "85.3", "+4.2", "−1.3", "1,000", "~2", "∼50" (ICLR 2026
@@ -155,6 +156,7 @@ def results_in(
             claims.append((start, end, rule))
     numbers = [start for start, _, _ in claims]
     out: list[Result] = []
+    runs: list[list[tuple[int, int]]] = []  # numbers listed with nothing named between
     previous_end = -1
     for start, end, rule in claims:
         result = _result(doc, doc[start:end], rule, spans, proposed, own, numbers)
@@ -178,11 +180,45 @@ def results_in(
             listed or result.metric or _after_by(doc, start, doc[start].sent.start)
         ):
             continue  # "+3" alone may be anything; "by +17.0", "+12.4 accuracy" are changes
+        if listed and not any(previous_end <= s0 < start for s0, _, _ in spans):
+            runs[-1].append((start, end))
+        else:
+            runs.append([(start, end)])
         out.append(result)
         previous_end = end
+    _pair_lists(doc, out, runs, spans)
     for result in out:  # "an AIME score of 15.5", "ImageNet top-1 accuracy"
         result.dataset = _named_by(result.metric, mentions) or result.dataset
     return out
+
+
+def _pair_lists(
+    doc: Doc, out: list[Result], runs: list[list[tuple[int, int]]], spans: list[Arg]
+) -> None:
+    """Each number of a list on the dataset or task in the same place of a list beside it
+    (:func:`~kg.extract.result_lists.pair_in_order`): "+3.79%, +2.90%, and +3.95% on GSM8K,
+    CoLA, and ARC-C"."""
+    k = 0
+    listed = [r for r in runs if len(r) > 1]
+    pairs_of = iter(pair_in_order(doc, listed, spans))
+    for run in runs:
+        results = out[k : k + len(run)]
+        k += len(run)
+        if len(run) == 1:
+            continue
+        pairs = next(pairs_of)
+        if pairs[0] is None:
+            continue
+        members = {id(m) for _, _, m in pairs if m is not None}
+        for result, (_, _, m) in zip(results, pairs, strict=True):
+            if result.dataset is not None and id(result.dataset) in members:
+                result.dataset = None
+            if result.task is not None and id(result.task) in members:
+                result.task = None
+            if m["label"] == "Dataset":
+                result.dataset = m
+            else:
+                result.task = m
 
 
 def _named_by(metric: Mention | None, mentions: Sequence[Mention]) -> Mention | None:

@@ -326,6 +326,30 @@ def test_names_of_a_list_a_dataset_noun_closes_are_datasets() -> None:
     assert labels["Foo"] == labels["Bar"] == "Dataset"  # a lower-case last member closes it too
 
 
+def test_names_listed_with_known_datasets_are_datasets() -> None:
+    from kg.extract.benchmark_lists import listed_with_datasets
+
+    text = "We test on GenEval, WISE, TIIF and GenAI-Bench. GPT, Llama and Qwen answer."
+    doc = load_pipeline()(text)
+
+    def typed(phrase: str, label: str, source: str) -> Span:
+        span = _span_of(doc, phrase, label)
+        return Span(doc, span.start, span.end, label=label, kb_id=source)
+
+    chosen = [
+        typed("GenEval", "Dataset", "named_dataset"), typed("WISE", "Method", "model"),
+        typed("TIIF", "Method", "model"), typed("GenAI-Bench", "Dataset", "model"),
+        typed("GPT", "Dataset", "model"), typed("Llama", "Dataset", "model"),
+        typed("Qwen", "Method", "model"),
+    ]  # fmt: skip
+    labels = {s.text: s.label_ for s in listed_with_datasets(doc, chosen)}
+    assert labels["WISE"] == labels["TIIF"] == "Dataset"
+    assert labels["Qwen"] == "Method"  # no Dataset of that list is a known one
+    # two names are not enough: a paper's new benchmark and its new model stand so
+    two = [typed("GenEval", "Dataset", "named_dataset"), typed("WISE", "Method", "model")]
+    assert {s.text: s.label_ for s in listed_with_datasets(doc, two)}["WISE"] == "Method"
+
+
 def test_names_listed_after_a_bracket_or_scored_on_are_datasets() -> None:
     text = (
         "Across ten benchmarks (TextVQA, MMMU, and BLINK), it helps. "

@@ -185,6 +185,25 @@ def test_a_list_with_its_own_mentions_keeps_them(nlp: Language) -> None:
     assert [text_of(r.dataset) for r in found if r.value == "44.2%"] == ["MATH500"]
 
 
+def test_numbers_listed_with_as_many_datasets_pair_in_order(nlp: Language) -> None:
+    found = claims(nlp, "FooNet improves accuracy by 6.2% and 9.9% on ChartMimic and ReachQA.")
+    assert [(r.value, text_of(r.dataset)) for r in found] == [
+        ("6.2%", "ChartMimic"), ("9.9%", "ReachQA")]
+    # a list of datasets before the numbers, when the sentence says "respectively"
+    text = "On CIFAR-100 and ImageNet, FooNet achieves 28.6% and 11.3% gains, respectively."
+    assert [(r.value, text_of(r.dataset)) for r in claims(nlp, text)] == [
+        ("28.6%", "CIFAR-100"), ("11.3%", "ImageNet")]
+
+
+def test_numbers_and_datasets_of_unequal_lists_do_not_pair(nlp: Language) -> None:
+    # two numbers, three datasets: no pairing, each number keeps the dataset nearest to it
+    text = "FooNet improves accuracy by 6.2% and 9.9% on ChartMimic, ReachQA and MMLU."
+    assert all(text_of(r.dataset) == "ChartMimic" for r in claims(nlp, text))
+    # without "respectively", a list before the numbers is no partner of theirs
+    text = "On CIFAR-100 and ImageNet, FooNet achieves 28.6% and 11.3% gains."
+    assert [text_of(r.dataset) for r in claims(nlp, text)] == ["ImageNet", None]
+
+
 def test_a_bracketed_figure_is_the_claim_of_the_dataset_it_follows(nlp: Language) -> None:
     """The figure is no part of the dataset's name, and belongs to it though another claim
     comes first."""
