@@ -195,6 +195,14 @@ def test_numbers_listed_with_as_many_datasets_pair_in_order(nlp: Language) -> No
         ("28.6%", "CIFAR-100"), ("11.3%", "ImageNet")]
 
 
+def test_a_change_word_after_a_list_makes_each_number_a_change(nlp: Language) -> None:
+    text = "FooNet shows 11%, 14%, and 19% performance gains on Sokoban, MineSweeper and WebShop."
+    assert [r.relative for r in claims(nlp, text)] == [True, True, True]
+    # not across a comma: the levels reached, then what else improves
+    text = "FooNet keeps refusal rates at 7.1% and 6.8%, significantly improving the trade-off."
+    assert [r.relative for r in claims(nlp, text)] == [False, False]
+
+
 def test_numbers_and_datasets_of_unequal_lists_do_not_pair(nlp: Language) -> None:
     # two numbers, three datasets: no pairing, each number keeps the dataset nearest to it
     text = "FooNet improves accuracy by 6.2% and 9.9% on ChartMimic, ReachQA and MMLU."
