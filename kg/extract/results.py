@@ -519,7 +519,7 @@ def _method(
     before = [
         m
         for s, e, m in in_sentence
-        if e <= span.start and m["label"] == "Method" and not _is_compared(doc, s, sent.start)
+        if e <= span.start and m["label"] == "Method" and not _is_compared(doc, s, e, sent.start)
     ]
     said = [c for c in own if sent.start_char <= c < span.start_char]
     if said and proposed is not None and (not before or said[-1] > before[-1]["start"]):
@@ -535,16 +535,32 @@ _BASELINE_GAP_TAGS = frozenset({
 })  # fmt: skip
 
 
-def _is_compared(doc: Doc, start: int, sent_start: int) -> bool:
+def _is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
     """Whether the mention at token ``start`` is what a result is measured against: "than X",
-    "over X", "outperforms X" (compare_cues.txt), or a later member of such a list
-    ("outperforms fine-tuning, transfer learning, and X")."""
+    "over X", "outperforms X" (compare_cues.txt), modifiers between ("outperforms the
+    state-of-the-art method AsFT"), or a later member of such a list ("outperforms
+    fine-tuning, transfer learning, and X"). Not a mention between a comma and a verb: the
+    subject after an opening clause ("Compared to previous state-of-the-art solvers, MaskCO
+    achieves")."""
+    subject = end < len(doc) and doc[end].tag_ in _FINITE_VERBS
+    if subject and start > 0 and doc[start - 1].text == ",":
+        return False
     i = start - 1
-    while i >= sent_start and i > start - 12 and doc[i].tag_ in _BASELINE_GAP_TAGS:
+    while i >= sent_start and i > start - 12 and (
+        doc[i].tag_ in _BASELINE_GAP_TAGS or _inside_compound(doc, i)
+    ):
         if doc[i].lower_ in _COMPARED:
             return True
         i -= 1
     return i >= sent_start and doc[i].lower_ in _COMPARED
+
+
+_FINITE_VERBS = frozenset({"VBZ", "VBD", "VBP", "MD"})
+
+
+def _inside_compound(doc: Doc, i: int) -> bool:
+    """Whether token ``i`` is inside a hyphenated compound ("of" in "state-of-the-art")."""
+    return 0 < i < len(doc) - 1 and doc[i - 1].text == "-" and doc[i + 1].text == "-"
 
 
 @Language.component(

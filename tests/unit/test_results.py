@@ -119,6 +119,18 @@ def test_a_baseline_after_outperforms_is_not_the_method(nlp: Language) -> None:
     assert r.relative and text_of(r.method) == "FooNet"
 
 
+def test_a_baseline_after_a_hyphenated_modifier_is_not_the_method(nlp: Language) -> None:
+    text = "FooNet outperforms the state-of-the-art method AsFT, reducing the error to 3.6%."
+    (r,) = claims(nlp, text)
+    assert text_of(r.method) == "FooNet"
+
+
+def test_the_subject_after_an_opening_comparison_is_the_method(nlp: Language) -> None:
+    text = "Compared to prior state-of-the-art methods, FooNet achieves a 9.5% gain on MMLU."
+    (r,) = claims(nlp, text)
+    assert text_of(r.method) == "FooNet"
+
+
 def test_the_component_writes_indexed_rows(nlp: Language) -> None:
     doc = nlp("FooNet achieves 85.3% top-1 accuracy on ImageNet.")
     find_results(doc)
