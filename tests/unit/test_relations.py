@@ -94,7 +94,11 @@ def test_without_a_proposed_entity_a_stand_in_relates_nothing(nlp: Language) -> 
         ("It is worth noting that ImageNet is noisy.", False),
         ("It can be shown that ImageNet is noisy.", False),
         ("It indicates that ImageNet is noisy.", False),
-        ("Moreover, it reaches 81.2% on ImageNet.", False),  # not the sentence's opening word
+        ("Moreover, it reaches 81.2% on ImageNet.", True),  # after a short opener
+        ("In particular, it reaches 81.2% on ImageNet.", True),
+        ("However, it remains slow on ImageNet.", False),  # a contrast: the prior work
+        ("While promising, it poses several challenges.", False),  # a concession
+        ("On the large and noisy ImageNet, it reaches 81.2%.", False),  # opener too long
     ],
 )
 def test_an_opening_it_that_acts_stands_for_the_proposed_entity(
