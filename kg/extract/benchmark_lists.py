@@ -1,4 +1,4 @@
-"""Names that a sentence says are datasets, whatever the recogniser typed them.
+"""Names that a sentence says are datasets (or methods), whatever the recogniser typed them.
 
 The recogniser types a benchmark it has not seen by its shape, and a coined name ("MMVP",
 "BrowseComp", "HICO-DET") reads as a method. Where a sentence puts names, these rules type
@@ -12,6 +12,9 @@ them Dataset, with the members of their list:
   (``score_words.txt``, ``experiment_nouns.txt``; :func:`scored_datasets`);
 * beside known datasets: "GenEval, WISE, TIIF, GenAI-Bench and OneIG-EN", "AIME'24, AMC'23,
   Minerva, OlympiadBench and MATH500" (:func:`listed_with_datasets`).
+
+Names listed as examples of a kind of method or model are methods: "approaches like EAGLE-2
+and EAGLE-3" (:func:`listed_methods`).
 
 A member must be written as a name (a capital or a digit first); a list ends after the member
 that follows "and" or "or", or at anything that is neither a member nor a comma.
@@ -45,6 +48,11 @@ _KNOWN_DATASET_SOURCES = frozenset({"gazetteer", "named_dataset"})
 #: The fewest members a list needs for :func:`listed_with_datasets`, and the fewest Datasets
 #: among them: two names side by side are as often a paper's new benchmark and its new model.
 _MIN_LIST, _MIN_DATASETS = 3, 2
+#: Nouns of a kind of method a list of examples may follow ("approaches like X"), with plurals.
+_METHOD_KINDS = frozenset(
+    w + n for w in read_data_lines("method_kind_nouns.txt") for n in ("", "s", "es")
+)
+_METHOD = str(Label.METHOD)
 
 
 def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list[Span]:
@@ -169,6 +177,36 @@ def listed_with_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
         ):
             for i in members:
                 _type_dataset(doc, out, i, _METHOD_ONLY)
+    return out
+
+
+def listed_methods(doc: Doc, chosen: list[Span]) -> list[Span]:
+    """``chosen`` with the names typed Dataset that a list gives as examples of a kind of
+    method or model typed Method: a noun of ``method_kind_nouns.txt``, an example cue ("like",
+    "such as", "including", "e.g."; a bracket or a comma before it), then the list.
+
+    Why: in ICLR 2026 the recogniser typed 56 names so listed Dataset, nearly all of them
+    models and methods ("approaches like EAGLE-2 and EAGLE-3", "memory systems such as ExpeL
+    and AWM", "models like GPT-4o", "methods such as TracIn"); 357 were Methods already.
+    """
+    at = {s.start: i for i, s in enumerate(chosen)}
+    out = list(chosen)
+    for t in doc:
+        if t.lower_ not in _METHOD_KINDS:
+            continue
+        j = t.i + 1
+        if j < len(doc) and doc[j].text in ("(", ","):
+            j += 1
+        cue = next(
+            (c for c in EXAMPLE_CUES if [w.lower_ for w in doc[j : j + len(c)]] == list(c)), None
+        )
+        if cue is None:
+            continue
+        j += len(cue) + (j + len(cue) < len(doc) and doc[j + len(cue)].text == ",")
+        for i in _list_from(doc, out, at, j):
+            span = out[i]
+            if span.label_ == _DATASET and _written_as_name(span):
+                out[i] = Span(doc, span.start, span.end, label=_METHOD, kb_id=span.kb_id_)
     return out
 
 

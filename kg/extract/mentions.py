@@ -19,6 +19,7 @@ from kg.extract.benchmark_lists import (
     EXAMPLE_CUES,
     datasets_listed_before,
     listed_datasets,
+    listed_methods,
     listed_with_datasets,
     scored_datasets,
 )
@@ -222,7 +223,7 @@ class MentionSelector:
         chosen.sort(key=lambda s: s.start)
         listed = listed_datasets(doc, chosen, self.dataset_nouns)
         listed = scored_datasets(doc, datasets_listed_before(doc, listed, self.dataset_nouns))
-        return listed_with_datasets(doc, listed)
+        return listed_methods(doc, listed_with_datasets(doc, listed))
 
     def _common_word(self, span: Span) -> bool:
         """A lone lower-case word that most abstracts use ("training", "images", "reward") is
