@@ -22,6 +22,8 @@ that follows "and" or "or", or at anything that is neither a member nor a comma.
 
 from __future__ import annotations
 
+import re
+
 from spacy.tokens import Doc, Span
 
 from kg.extract.lexicon import read_data_lines
@@ -34,6 +36,8 @@ EXAMPLE_CUES = tuple(tuple(cue.split()) for cue in read_data_lines("example_cues
 _SCORE_WORDS = frozenset(read_data_lines("score_words.txt"))
 #: Nouns of running a method on data: "experiments on X", "results on X".
 _EXPERIMENT_NOUNS = frozenset(read_data_lines("experiment_nouns.txt"))
+#: A signed number: a change, whatever its unit ("+4.1 on MMStar").
+_SIGNED_NUMBER = re.compile(r"^[+\-−]\d+(?:\.\d+)?$")
 #: Words a score may be followed by before "on": "36.2% accuracy on X", "2.0% gains on X".
 _BETWEEN = 2
 _DATASET = str(Label.DATASET)
@@ -212,8 +216,11 @@ def listed_methods(doc: Doc, chosen: list[Span]) -> list[Span]:
 
 def _after_a_score(doc: Doc, on: int) -> bool:
     """Whether the "on" at token ``on`` follows a score ("13.4 %", "7.3 pp", up to
-    :data:`_BETWEEN` words before it) or an experiment noun ("experiments on")."""
+    :data:`_BETWEEN` words before it; a signed number right before it: "+4.1 on MMStar") or an
+    experiment noun ("experiments on")."""
     if on > 0 and doc[on - 1].lower_ in _EXPERIMENT_NOUNS:
+        return True
+    if on > 0 and _SIGNED_NUMBER.match(doc[on - 1].text):
         return True
     for k in range(on - 1, max(-1, on - 2 - _BETWEEN), -1):
         tok = doc[k]

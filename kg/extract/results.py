@@ -177,7 +177,10 @@ def results_in(
                 if out[-1].dataset is None and after:
                     out[-1].dataset = result.dataset
         if rule.kind == "signed" and not (
-            listed or result.metric or _after_by(doc, start, doc[start].sent.start)
+            listed
+            or result.metric
+            or _after_by(doc, start, doc[start].sent.start)
+            or _on_a_mention(doc, end, spans)
         ):
             continue  # "+3" alone may be anything; "by +17.0", "+12.4 accuracy" are changes
         if listed and not any(previous_end <= s0 < start for s0, _, _ in spans):
@@ -353,6 +356,16 @@ def _after_word(doc: Doc, start: int, clause_start: int) -> str:
     while i > clause_start and doc[i].lower_ in _HEDGES:
         i -= 1
     return doc[i].lower_ if i >= clause_start else ""
+
+
+def _on_a_mention(doc: Doc, end: int, spans: list[Arg]) -> bool:
+    """Whether "on", "in" or "for" and a mention follow the number ending at token ``end``:
+    "+4.1 on MMStar", "+25.28 in Dynamic Degree" (ICLR 2026 writes 18 signed numbers so, 11
+    of which no other cue made a claim)."""
+    if end >= len(doc) or doc[end].lower_ not in ("on", "in", "for"):
+        return False
+    at = end + 1 + (end + 1 < len(doc) and doc[end + 1].lower_ == "the")
+    return any(s == at for s, _, _ in spans)
 
 
 def _after_by(doc: Doc, start: int, clause_start: int) -> bool:

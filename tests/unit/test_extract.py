@@ -368,14 +368,15 @@ def test_names_listed_after_a_bracket_or_scored_on_are_datasets() -> None:
     text = (
         "Across ten benchmarks (TextVQA, MMMU, and BLINK), it helps. "
         "It reaches 36.2% accuracy on BrowseComp and HLE, with experiments on HICO-DET. "
-        "We deploy it on Jetson and run 3x faster on A100."
+        "We deploy it on Jetson and run 3x faster on A100. It scores +4.1 on MMStar."
     )
     labels = _dataset_labels(text, [
         ("TextVQA", "Method"), ("MMMU", "Method"), ("BLINK", "Method"), ("BrowseComp", "Method"),
         ("HLE", "Method"), ("HICO-DET", "Method"), ("Jetson", "Method"), ("A100", "Method"),
+        ("MMStar", "Method"),
     ])  # fmt: skip
     assert {n for n, label in labels.items() if label == "Dataset"} == {
-        "TextVQA", "MMMU", "BLINK", "BrowseComp", "HLE", "HICO-DET",
+        "TextVQA", "MMMU", "BLINK", "BrowseComp", "HLE", "HICO-DET", "MMStar",
     }  # fmt: skip
     # no score before "on" (a factor is none), no experiment noun: the names keep their type
     assert labels["Jetson"] == labels["A100"] == "Method"

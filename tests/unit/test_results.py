@@ -215,6 +215,14 @@ def test_a_change_word_after_a_list_makes_each_number_a_change(nlp: Language) ->
     assert [r.relative for r in claims(nlp, text)] == [False, False]
 
 
+def test_a_signed_number_on_a_named_benchmark_is_a_change(nlp: Language) -> None:
+    text = "We propose FooNet. It scores +4.1 on MMLU, +7.1 on GSM8K, and +12.9 on MATH500."
+    got = [(r.value, r.relative, text_of(r.dataset)) for r in claims(nlp, text)]
+    assert got == [("+4.1", True, "MMLU"), ("+7.1", True, "GSM8K"), ("+12.9", True, "MATH500")]
+    # a signed number on nothing named stays no claim
+    assert claims(nlp, "The model with +3 layers on top is deeper.") == []
+
+
 def test_numbers_and_datasets_of_unequal_lists_do_not_pair(nlp: Language) -> None:
     # two numbers, three datasets: no pairing, each number keeps the dataset nearest to it
     text = "FooNet improves accuracy by 6.2% and 9.9% on ChartMimic, ReachQA and MMLU."
