@@ -140,7 +140,7 @@ def results_in(
             found[start] = (start, end, rule)
     for tok in doc:  # bare numbers that a metric takes ("an F1 of 0.89")
         bare = tok.i not in found and not inside[tok.i] and re.match(NUMBER, tok.text)
-        if bare and _metric_takes(doc, tok.i, spans):
+        if bare and (_metric_takes(doc, tok.i, spans) or _score_of(doc, tok.i)):
             found[tok.i] = (tok.i, tok.i + 1, ResultRule("score", "", []))
     # "we", "our method": where the sentence speaks of the proposed entity
     own = [m["start"] for m in stand_ins(doc, inside) if m["refers"] in ("we", "own")]
@@ -296,6 +296,18 @@ def _metric_takes(doc: Doc, i: int, spans: list[Arg]) -> bool:
     return bool(verb and near) or _metric_from_to(doc, i, spans)
 
 
+#: Words that, before "of", make the bare number after them a score reached.
+_SCORE_NOUNS = frozenset({"score", "accuracy"})
+
+
+def _score_of(doc: Doc, i: int) -> bool:
+    """Whether the bare number at token ``i`` follows "score of" or "accuracy of", whatever
+    names the score: "achieves a state-of-the-art score of 55.4 on the VSI-Bench", "an overall
+    score of 0.63", "a GenEval score of 0.83" (ICLR 2026: 8 such numbers no metric mention
+    took; "a token rate of 12.5 Hz" is a setting, and "rate" is not among the words)."""
+    return i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _SCORE_NOUNS
+
+
 def _metric_from_to(doc: Doc, i: int, spans: list[Arg]) -> bool:
     """Whether the bare number at token ``i`` is the "to" of "<metric> from A to B": "reduces
     gFID from 6.18 to 1.61", "the GenEval score from 0.24 to 0.98", "RadGraph F1 (from 29.4 to
@@ -432,7 +444,12 @@ def _result(
         and not any(min(s, span.start) < n < max(e, span.end) and n != span.start for n in numbers)
     ]
     metric = _nearest(span, [x for x in in_sentence if x[2]["label"] == "Metric"], (c0, c1))
-    if rule.kind == "score" and metric is None and not _metric_from_to(doc, span.start, spans):
+    if (
+        rule.kind == "score"
+        and metric is None
+        and not _metric_from_to(doc, span.start, spans)
+        and not _score_of(doc, span.start)
+    ):
         return None  # (a metric the recogniser missed may still head "... score from A to B")
     # A dataset or task written before the number is another claim's when a claim comes
     # before it: "+12.4 accuracy on GSM8K and +7.6 on MATH" (GSM8K is not +7.6's).
@@ -470,7 +487,10 @@ _DATASET_NOUNS = frozenset({"dataset", "benchmark", "datasets", "benchmarks", "s
 def _opening_dataset(doc: Doc, first: int, spans: list[Arg]) -> Mention | None:
     """The dataset of a sentence that opens "On <dataset>," (from token ``first``): every claim
     of the sentence is made on it ("On the WebGen-Bench dataset, WebGen-Agent increases the
-    accuracy ... from 26.4% to 51.9% and its appearance score from 3.0 to 3.9")."""
+    accuracy ... from 26.4% to 51.9% and its appearance score from 3.0 to 3.9"), an adverb and
+    a comma before it ("Notably, on LongBench-V1, FASA reaches ...")."""
+    if first + 2 < len(doc) and doc[first].tag_ == "RB" and doc[first + 1].text == ",":
+        first += 2
     if doc[first].lower_ not in ("on", "across"):
         return None
     for start, end, m in spans:

@@ -223,6 +223,17 @@ def test_a_signed_number_on_a_named_benchmark_is_a_change(nlp: Language) -> None
     assert claims(nlp, "The model with +3 layers on top is deeper.") == []
 
 
+def test_a_score_of_a_bare_number_is_a_claim(nlp: Language) -> None:
+    (r,) = claims(nlp, "FooNet achieves a state-of-the-art score of 55.4 on the VSI-Bench.")
+    assert (r.value, r.relative) == ("55.4", False)
+    assert claims(nlp, "FooNet runs at a token rate of 12.5 Hz.") == []  # a setting
+
+
+def test_an_opening_adverb_leaves_the_opening_dataset_every_claims(nlp: Language) -> None:
+    text = "Notably, on LongBench-V1, FooNet keeps 100% of the quality with a 2.56× speedup."
+    assert {text_of(r.dataset) for r in claims(nlp, text)} == {"LongBench-V1"}
+
+
 def test_numbers_and_datasets_of_unequal_lists_do_not_pair(nlp: Language) -> None:
     # two numbers, three datasets: no pairing, each number keeps the dataset nearest to it
     text = "FooNet improves accuracy by 6.2% and 9.9% on ChartMimic, ReachQA and MMLU."
