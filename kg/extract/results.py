@@ -36,7 +36,7 @@ from spacy.vocab import Vocab
 from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import Arg, Mention, argument_tokens, proposed_mention, stand_ins
-from kg.extract.result_lists import pair_in_order
+from kg.extract.result_lists import pair_lists, share_change
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
 #: A number as abstracts write it: "85.3", "+4.2", "−1.3", "1,000", "~2", "∼50" (ICLR 2026
@@ -189,65 +189,11 @@ def results_in(
             runs.append([(start, end)])
         out.append(result)
         previous_end = end
-    _pair_lists(doc, out, runs, spans)
-    _share_change(doc, out, runs)
+    pair_lists(doc, out, runs, spans)
+    share_change(doc, out, runs, _CHANGE)
     for result in out:  # "an AIME score of 15.5", "ImageNet top-1 accuracy"
         result.dataset = _named_by(result.metric, mentions) or result.dataset
     return out
-
-
-def _pair_lists(
-    doc: Doc, out: list[Result], runs: list[list[tuple[int, int]]], spans: list[Arg]
-) -> None:
-    """Each number of a list on the dataset or task in the same place of a list beside it
-    (:func:`~kg.extract.result_lists.pair_in_order`): "+3.79%, +2.90%, and +3.95% on GSM8K,
-    CoLA, and ARC-C"."""
-    k = 0
-    listed = [r for r in runs if len(r) > 1]
-    pairs_of = iter(pair_in_order(doc, listed, spans))
-    for run in runs:
-        results = out[k : k + len(run)]
-        k += len(run)
-        if len(run) == 1:
-            continue
-        pairs = next(pairs_of)
-        if pairs[0] is None:
-            continue
-        members = {id(m) for _, _, m in pairs if m is not None}
-        for result, (_, _, m) in zip(results, pairs, strict=True):
-            if result.dataset is not None and id(result.dataset) in members:
-                result.dataset = None
-            if result.task is not None and id(result.task) in members:
-                result.task = None
-            if m["label"] == "Dataset":
-                result.dataset = m
-            else:
-                result.task = m
-
-
-#: What may stand between the numbers of a list that :func:`_share_change` reads as one.
-_LIST_JOINS = frozenset({",", "and", "or", "to", "-", "–"})
-
-
-def _share_change(doc: Doc, out: list[Result], runs: list[list[tuple[int, int]]]) -> None:
-    """Every number of a list is a change when a change word follows the last, words between
-    ("3.2% and 4.6% improvements", "11%, 14%, and 19% performance gains": the word was too far
-    from the first numbers for :func:`_result` to see). Only a plain list: not "3.34 with ∼50%
-    less", "(71.56% vs. 31.83%)", "to 15.8%, a 70% relative improvement"."""
-    k = 0
-    for run in runs:
-        results = out[k : k + len(run)]
-        k += len(run)
-        gaps = [doc[a:b] for (_, a), (b, _) in zip(run, run[1:], strict=False)]
-        joined = all(t.lower_ in _LIST_JOINS for gap in gaps for t in gap)
-        if len(run) < 2 or not joined:
-            continue
-        for t in doc[run[-1][1] : run[-1][1] + 3]:
-            if t.lower_ in _CHANGE:
-                for result in results:
-                    result.relative = True
-            if not t.is_alpha or t.lower_ in _CHANGE:
-                break
 
 
 def _named_by(metric: Mention | None, mentions: Sequence[Mention]) -> Mention | None:
@@ -566,6 +512,8 @@ _BASELINE_GAP_TAGS = frozenset({
     "DT", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CC", ",", "CD", "HYPH", "RB", "VBN",
     "VBG", "PRP$",
 })  # fmt: skip
+#: Verb tags after a mention that make it a clause's subject ("..., MaskCO achieves").
+_FINITE_VERBS = frozenset({"VBZ", "VBD", "VBP", "MD"})
 
 
 def _is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
@@ -586,9 +534,6 @@ def _is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
             return True
         i -= 1
     return i >= sent_start and doc[i].lower_ in _COMPARED
-
-
-_FINITE_VERBS = frozenset({"VBZ", "VBD", "VBP", "MD"})
 
 
 def _inside_compound(doc: Doc, i: int) -> bool:
