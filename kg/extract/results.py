@@ -34,6 +34,7 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
+from kg.extract.normalize import singularize
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import Arg, Mention, argument_tokens, proposed_mention, stand_ins
 from kg.extract.result_lists import pair_lists, share_change
@@ -492,18 +493,33 @@ def _method(
     own: list[int],
 ) -> Mention | None:
     """The method a result is claimed for: the nearest method before the number that is no
-    baseline (:func:`_is_compared`), or the proposed one when "we"/"our method" (``own``:
-    their character offsets) comes after that method and before the number."""
+    baseline (:func:`_is_compared`) and not the model a metric is measured of
+    (:func:`_measured_of`), or the proposed one when "we"/"our method" (``own``: their
+    character offsets) comes after that method and before the number."""
     sent = span.sent
     before = [
         m
         for s, e, m in in_sentence
-        if e <= span.start and m["label"] == "Method" and not _is_compared(doc, s, e, sent.start)
+        if e <= span.start
+        and m["label"] == "Method"
+        and not _is_compared(doc, s, e, sent.start)
+        and not _measured_of(doc, s, in_sentence)
     ]
     said = [c for c in own if sent.start_char <= c < span.start_char]
     if said and proposed is not None and (not before or said[-1] > before[-1]["start"]):
         return proposed
     return before[-1] if before else None
+
+
+def _measured_of(doc: Doc, start: int, in_sentence: list[Arg]) -> bool:
+    """Whether the mention at token ``start`` follows "<metric> of": the model whose score a
+    method raises, not the method ("it increases the accuracy of Qwen3-Coder-Flash from 51.6%
+    to 62.0%", "reducing the harmfulness score of OLMoE from 62.0 to 5.0")."""
+    if start < 2 or doc[start - 1].lower_ != "of":
+        return False
+    if singularize(doc[start - 2].lower_) in _METRIC_HEADS:
+        return True
+    return any(e == start - 1 and m["label"] == "Metric" for _, e, m in in_sentence)
 
 
 #: Tokens that may stand between a comparison cue and a baseline it names ("outperforms

@@ -131,6 +131,12 @@ def test_the_subject_after_an_opening_comparison_is_the_method(nlp: Language) ->
     assert text_of(r.method) == "FooNet"
 
 
+def test_the_model_a_metric_is_measured_of_is_not_the_method(nlp: Language) -> None:
+    text = "NEO improves the classification accuracy of ViT-Base from 55.6% to 59.2%."
+    (r,) = claims(nlp, text)
+    assert (r.value, text_of(r.method)) == ("59.2%", "NEO")
+
+
 def test_the_component_writes_indexed_rows(nlp: Language) -> None:
     doc = nlp("FooNet achieves 85.3% top-1 accuracy on ImageNet.")
     find_results(doc)
