@@ -27,6 +27,7 @@ import re
 from spacy.tokens import Doc, Span
 
 from kg.extract.lexicon import read_data_lines
+from kg.extract.spans import coordinated
 from kg.schema import Label
 
 #: Words that introduce examples of what comes before them ("benchmarks such as MMLU"), each
@@ -164,12 +165,13 @@ def listed_with_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
     the recogniser half typed Dataset ("GPT, Llama and Qwen", "Semantic, Temporal, Aesthetic").
     """
     at = {s.start: i for i, s in enumerate(chosen)}
+    ends = {s.start: s.end for s in chosen}  # (retyping a mention keeps its tokens)
     out = list(chosen)
     seen: set[int] = set()
     for first in range(len(chosen)):
         if first in seen:
             continue
-        members = _list_from(doc, out, at, out[first].start)
+        members = _list_from(doc, out, at, out[first].start, ends)
         seen.update(members)
         spans = [out[i] for i in members]
         datasets = [s for s in spans if s.label_ == _DATASET]
@@ -248,22 +250,14 @@ def _type_list(
             _type_dataset(doc, out, i, kinds)
 
 
-def _list_from(doc: Doc, out: list[Span], at: dict[int, int], j: int) -> list[int]:
-    """The indexes in ``out`` of the mentions of the list that starts at token ``j``: commas
-    between them, and "and" or "or" before the last (``at``: mention index by first token)."""
-    members, last = [], False
-    while j in at:
-        members.append(at[j])
-        j = out[at[j]].end
-        if last:
-            break
-        comma = j < len(doc) and doc[j].text == ","
-        j += comma
-        if j < len(doc) and doc[j].lower_ in {"and", "or"}:
-            j, last = j + 1, True
-        elif not comma:
-            break
-    return members
+def _list_from(
+    doc: Doc, out: list[Span], at: dict[int, int], j: int, ends: dict[int, int] | None = None
+) -> list[int]:
+    """The indexes in ``out`` of the mentions of the list that starts at token ``j``
+    (:func:`~kg.extract.spans.coordinated`; ``at``: mention index by first token; ``ends``:
+    where each ends, by first token, when the caller has made it once for many lists)."""
+    ends = ends if ends is not None else {s: out[i].end for s, i in at.items()}
+    return [at[s] for s in coordinated(doc, ends, j)]
 
 
 def _written_as_name(span: Span) -> bool:

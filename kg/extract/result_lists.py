@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from spacy.tokens import Doc
 
 from kg.extract.relations import Arg
+from kg.extract.spans import coordinated
 
 if TYPE_CHECKING:  # (results imports this module)
     from kg.extract.results import Result
@@ -93,22 +94,9 @@ def _list_before(doc: Doc, on: dict[int, Arg], start: int, sent_start: int) -> l
 
 
 def _list_from(doc: Doc, on: dict[int, Arg], j: int) -> list[Arg]:
-    """The mentions of the list that starts at token ``j``: commas between them, and "and" or
-    "or" before the last."""
-    members: list[Arg] = []
-    last = False
-    while j in on:
-        members.append(on[j])
-        j = on[j][1]
-        if last:
-            break
-        comma = j < len(doc) and doc[j].text == ","
-        j += comma
-        if j < len(doc) and doc[j].lower_ in ("and", "or"):
-            j, last = j + 1, True
-        elif not comma:
-            break
-    return members
+    """The mentions of the list that starts at token ``j``
+    (:func:`~kg.extract.spans.coordinated`)."""
+    return [on[s] for s in coordinated(doc, {s: a[1] for s, a in on.items()}, j)]
 
 
 def _respectively(doc: Doc, end: int, sent_end: int) -> bool:

@@ -1,5 +1,5 @@
 """Token-span helpers the extraction components share: the candidate group, acronym
-definitions inside a span, written words and compounds, citations, coordinated names.
+definitions inside a span, written words and compounds, citations, coordinated names and lists.
 
 Every component puts what it finds into the span group ``doc.spans["kg_candidates"]``
 (:func:`add_candidate`); a span's ``kb_id_`` names its source, which sets its priority when
@@ -213,6 +213,31 @@ def split_coordinated_names(doc: Doc, start: int, end: int) -> list[tuple[int, i
     if all(doc[a].text[:1].isupper() or doc[a].text[:1].isdigit() for a, _ in parts):
         return parts
     return [(start, end)]
+
+
+def coordinated(doc: Doc, ends: dict[int, int], j: int) -> list[int]:
+    """The first tokens of the members of the list that starts at token ``j``, given where each
+    candidate member ends (``ends``: first token → end token): commas between the members,
+    "and" or "or" before the last ("MMLU, GSM8K, and MATH500").
+
+    >>> import spacy
+    >>> doc = spacy.blank("en")("On MMLU, GPQA and MATH it wins.")
+    >>> coordinated(doc, {1: 2, 3: 4, 5: 6}, 1)  # MMLU, GPQA, MATH
+    [1, 3, 5]
+    """
+    members, last = [], False
+    while j in ends:
+        members.append(j)
+        j = ends[j]
+        if last:
+            break
+        comma = j < len(doc) and doc[j].text == ","
+        j += comma
+        if j < len(doc) and doc[j].lower_ in ("and", "or"):
+            j, last = j + 1, True
+        elif not comma:
+            break
+    return members
 
 
 def named_part(span: Span) -> Span:
