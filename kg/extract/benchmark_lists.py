@@ -72,6 +72,7 @@ def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list
     all benchmarks; with one name or a colon, half of them were tasks or acronyms.
     """
     at = {s.start: i for i, s in enumerate(chosen)}
+    ends = {s.start: s.end for s in chosen}  # (retyping a mention keeps its tokens)
     out = list(chosen)
     for t in doc:
         if t.lower_ in heads:
@@ -91,7 +92,7 @@ def listed_datasets(doc: Doc, chosen: list[Span], heads: frozenset[str]) -> list
             j += len(cue) + (j + len(cue) < len(doc) and doc[j + len(cue)].text == ",")
         elif not (opener and doc[t.i + 1].text in {"(", ":"}):
             continue
-        _type_list(doc, out, at, j, kinds, min_members)
+        _type_list(doc, out, at, ends, j, kinds, min_members)
     return out
 
 
@@ -140,6 +141,7 @@ def scored_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
     The recogniser typed "BrowseComp", "MMVP", "HICO-DET", "SVAMP" Methods there.
     """
     at = {s.start: i for i, s in enumerate(chosen)}
+    ends = {s.start: s.end for s in chosen}  # (retyping a mention keeps its tokens)
     out = list(chosen)
     for t in doc:
         if t.lower_ != "on" or t.i + 1 >= len(doc):
@@ -147,7 +149,7 @@ def scored_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
         j = t.i + 1 + (doc[t.i + 1].lower_ == "the")
         if j not in at or not _after_a_score(doc, t.i):
             continue
-        _type_list(doc, out, at, j, _METHOD_ONLY)
+        _type_list(doc, out, at, ends, j, _METHOD_ONLY)
     return out
 
 
@@ -171,7 +173,7 @@ def listed_with_datasets(doc: Doc, chosen: list[Span]) -> list[Span]:
     for first in range(len(chosen)):
         if first in seen:
             continue
-        members = _list_from(doc, out, at, out[first].start, ends)
+        members = _list_from(doc, at, ends, out[first].start)
         seen.update(members)
         spans = [out[i] for i in members]
         datasets = [s for s in spans if s.label_ == _DATASET]
@@ -196,6 +198,7 @@ def listed_methods(doc: Doc, chosen: list[Span]) -> list[Span]:
     and AWM", "models like GPT-4o", "methods such as TracIn"); 357 were Methods already.
     """
     at = {s.start: i for i, s in enumerate(chosen)}
+    ends = {s.start: s.end for s in chosen}  # (retyping a mention keeps its tokens)
     out = list(chosen)
     for t in doc:
         if t.lower_ not in _METHOD_KINDS:
@@ -209,7 +212,7 @@ def listed_methods(doc: Doc, chosen: list[Span]) -> list[Span]:
         if cue is None:
             continue
         j += len(cue) + (j + len(cue) < len(doc) and doc[j + len(cue)].text == ",")
-        for i in _list_from(doc, out, at, j):
+        for i in _list_from(doc, at, ends, j):
             span = out[i]
             if span.label_ == _DATASET and _written_as_name(span):
                 out[i] = Span(doc, span.start, span.end, label=_METHOD, kb_id=span.kb_id_)
@@ -237,26 +240,24 @@ def _type_list(
     doc: Doc,
     out: list[Span],
     at: dict[int, int],
+    ends: dict[int, int],
     j: int,
     kinds: frozenset[str],
     min_members: int = 1,
 ) -> None:
     """Type Dataset the names of ``kinds`` in the list that starts at token ``j`` (``out``
-    holds the mentions, ``at`` their index by first token), in place, when the list has
-    ``min_members`` mentions or more."""
-    members = _list_from(doc, out, at, j)
+    holds the mentions, ``at`` their index and ``ends`` their end token by first token), in
+    place, when the list has ``min_members`` mentions or more."""
+    members = _list_from(doc, at, ends, j)
     if len(members) >= min_members:
         for i in members:
             _type_dataset(doc, out, i, kinds)
 
 
-def _list_from(
-    doc: Doc, out: list[Span], at: dict[int, int], j: int, ends: dict[int, int] | None = None
-) -> list[int]:
-    """The indexes in ``out`` of the mentions of the list that starts at token ``j``
-    (:func:`~kg.extract.spans.coordinated`; ``at``: mention index by first token; ``ends``:
-    where each ends, by first token, when the caller has made it once for many lists)."""
-    ends = ends if ends is not None else {s: out[i].end for s, i in at.items()}
+def _list_from(doc: Doc, at: dict[int, int], ends: dict[int, int], j: int) -> list[int]:
+    """The indexes of the mentions of the list that starts at token ``j``
+    (:func:`~kg.extract.spans.coordinated`; ``at``: mention index by first token, ``ends``:
+    end token by first token)."""
     return [at[s] for s in coordinated(doc, ends, j)]
 
 

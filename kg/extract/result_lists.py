@@ -49,29 +49,34 @@ def pair_in_order(
     [['ChartMimic', 'ReachQA']]
     """
     on = {s: (s, e, m) for s, e, m in spans if m["label"] in _ON}
+    ends = {s: e for s, e, _ in on.values()}
     paired: list[list[Arg | None]] = []
     for run in runs:
         first, last = run[0][0], run[-1][1]
         sent = doc[first].sent
-        members = _list_after(doc, on, last, sent.end)
+        members = _list_after(doc, on, ends, last, sent.end)
         if len(members) != len(run) and _respectively(doc, last, sent.end):
-            members = _list_before(doc, on, first, sent.start)
+            members = _list_before(doc, on, ends, first, sent.start)
         paired.append(list(members) if len(members) == len(run) else [None] * len(run))
     return paired
 
 
-def _list_after(doc: Doc, on: dict[int, Arg], end: int, sent_end: int) -> list[Arg]:
+def _list_after(
+    doc: Doc, on: dict[int, Arg], ends: dict[int, int], end: int, sent_end: int
+) -> list[Arg]:
     """The list whose first member is the first mention of ``on`` after token ``end``, at most
     :data:`_GAP` tokens on and no verb between."""
     for j in range(end, min(end + _GAP + 1, sent_end)):
         if j in on:
-            return _list_from(doc, on, j)
+            return [on[s] for s in coordinated(doc, ends, j)]
         if doc[j].tag_.startswith("VB"):
             return []
     return []
 
 
-def _list_before(doc: Doc, on: dict[int, Arg], start: int, sent_start: int) -> list[Arg]:
+def _list_before(
+    doc: Doc, on: dict[int, Arg], ends: dict[int, int], start: int, sent_start: int
+) -> list[Arg]:
     """The last list of the sentence that ends before token ``start``, when its members are
     all datasets and no verb follows it: a list of tasks there ("sets new SOTA results on
     language modeling and retrieval tasks ..., delivers 80% and 58.2% gains on MQAR and RULER
@@ -81,7 +86,7 @@ def _list_before(doc: Doc, on: dict[int, Arg], start: int, sent_start: int) -> l
     j = sent_start
     while j < start:
         if j in on:
-            members = _list_from(doc, on, j)
+            members = [on[s] for s in coordinated(doc, ends, j)]
             if members[-1][1] > start:
                 break
             best, j = members, members[-1][1]
@@ -91,12 +96,6 @@ def _list_before(doc: Doc, on: dict[int, Arg], start: int, sent_start: int) -> l
         return []
     end = best[-1][1]
     return [] if end < len(doc) and doc[end].tag_.startswith("VB") else best
-
-
-def _list_from(doc: Doc, on: dict[int, Arg], j: int) -> list[Arg]:
-    """The mentions of the list that starts at token ``j``
-    (:func:`~kg.extract.spans.coordinated`)."""
-    return [on[s] for s in coordinated(doc, {s: a[1] for s, a in on.items()}, j)]
 
 
 def _respectively(doc: Doc, end: int, sent_end: int) -> bool:

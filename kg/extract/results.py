@@ -164,6 +164,9 @@ def results_in(
         if result is None:
             continue
         listed = bool(out) and _listed(doc, previous_end, start)
+        # a mention between the numbers ends the list's shared reading ("44.2% on MATH500 and
+        # 84.5% on GSM8K"), and its run (kg/extract/result_lists.py)
+        between = listed and any(previous_end <= s0 < start for s0, _, _ in spans)
         if listed:
             # "gains of 14.9% on search, 14.0% on agentic": a list shares its kind and metric
             result.relative = result.relative or out[-1].relative
@@ -171,7 +174,6 @@ def results_in(
             # ... and "76.7% and 75.2% top-1 accuracy on ImageNet": the metric and dataset
             # after the last number are the whole list's (not "44.2% on MATH500 and 84.5% on
             # GSM8K": a mention between the numbers is the first one's)
-            between = any(previous_end <= s0 < start for s0, _, _ in spans)
             if not between and (out[-1].metric is None or out[-1].dataset is None):
                 out[-1].metric = out[-1].metric or result.metric
                 after = result.dataset is not None and result.dataset["start"] > doc[start].idx
@@ -184,7 +186,7 @@ def results_in(
             or _on_a_mention(doc, end, spans)
         ):
             continue  # "+3" alone may be anything; "by +17.0", "+12.4 accuracy" are changes
-        if listed and not any(previous_end <= s0 < start for s0, _, _ in spans):
+        if listed and not between:
             runs[-1].append((start, end))
         else:
             runs.append([(start, end)])
