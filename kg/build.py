@@ -31,7 +31,7 @@ from kg.resolve.naming import (
     unmark_established_names,
 )
 from kg.resolve.titles import TITLE, link_titles
-from kg.runtime import parallel, paused_gc, start_stages
+from kg.runtime import parallel, paused_gc, release_free_memory, start_stages
 from kg.store.file import graph_from_data, write_graph_data
 
 if TYPE_CHECKING:  # networkx is imported where a graph object is made: a build writes plain data
@@ -80,6 +80,7 @@ def extract_and_resolve(
     n_process: int = 0,
     warm: WarmExtractor | None = None,
     remote: DaskExtractor | None = None,
+    started: Extractor | None = None,
 ) -> tuple[dict[str, list[Mention]], dict[str, Entity], int, Statements]:
     """Mentions per paper id and the entities they resolve to, using and filling the cache
     when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache, the
@@ -92,6 +93,8 @@ def extract_and_resolve(
     ``warm``: a pipeline already loading in another process, used when few texts are new (it
     is closed either way). While it extracts them, the cached mentions are resolved here.
     ``remote``: extract the new texts on a Dask cluster instead (:mod:`kg.distributed`).
+    ``started``: an extractor whose workers run already (:meth:`Extractor.start_workers`),
+    used when the new texts want as many; it is closed either way.
     """
     texts = [p.abstract for p in papers]
     namespace = f"{model_name(model)}:{pipeline_version()}"
@@ -161,11 +164,12 @@ def extract_and_resolve(
         # A generator: the extraction starts when the first rows are asked for.
         if texts:
             workers = n_process or auto_processes(len(texts))
-            yield from (
-                remote.raw_mentions(texts)
-                if remote is not None
-                else Extractor(model, n_process=workers).raw_mentions(texts)
-            )
+            if remote is not None:
+                yield from remote.raw_mentions(texts)
+            elif started is not None and started.n_process == workers:
+                yield from started.raw_mentions(texts)
+            else:
+                yield from Extractor(model, n_process=workers).raw_mentions(texts)
 
     if todo or lost:
         results = itertools.chain(
@@ -237,6 +241,7 @@ def _read_stages(
         ingested = read_papers(inputs, strict=strict, memo_dir=memo_dir)
     yield ingested
     if with_similarity:
+        release_free_memory()  # what parsing and sending the papers left
         yield _similarity(ingested.papers, memo_dir)
 
 
@@ -277,6 +282,7 @@ def _read_and_extract(
         if not incremental and parallel()
         else None
     )
+    started = None
     try:
         if reader is not None:
             if remote is not None:
@@ -284,13 +290,16 @@ def _read_and_extract(
                 # pipeline meanwhile. An incremental build connects only if a text is new.
                 remote.start()
             else:
-                Extractor(model)  # loads the pipeline (cached for the extraction) meanwhile
+                # Loads the pipeline (cached for the extraction) meanwhile, and forks the
+                # workers while this process holds no papers yet.
+                started = Extractor(model, n_process=n_process or auto_processes(FEW_TEXTS))
+                started.start_workers()
             ingested = reader.next(last=not with_similarity)
         else:
             with paused_gc():
                 ingested = read_papers(inputs, strict=strict, memo_dir=cache_dir)
     except BaseException:
-        for process in (warm, reader, remote):
+        for process in (warm, reader, remote, started):
             if process is not None:
                 process.close()
         raise
@@ -310,15 +319,16 @@ def _read_and_extract(
     tick = progress(len(papers)) if progress else None
     try:
         mentions, entities, cached, stated = extract_and_resolve(
-            papers, model, cache_dir, tick, n_process, warm, remote
+            papers, model, cache_dir, tick, n_process, warm, remote, started
         )
     except BaseException:
         if side is not None:
             side.close()
         raise
     finally:
-        if remote is not None:
-            remote.close()
+        for process in (remote, started):
+            if process is not None:
+                process.close()
     with paused_gc():
         own = len(papers) >= OWN_DEFINITIONS_MIN_PAPERS
         for p in papers:

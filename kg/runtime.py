@@ -311,6 +311,25 @@ def tune_process(extraction: bool = False) -> bool:
     return True
 
 
+def release_free_memory() -> bool:
+    """Hand the heap memory this process has freed back to the system (glibc's
+    ``malloc_trim``), between a stage that made much garbage and one that lasts.
+
+    glibc keeps freed memory for later allocations (more of it under :func:`steady_malloc`'s
+    thresholds), and it counts as the process's own until then: the reader of a cold build,
+    once it has sent the papers it parsed, held twice what it needed through the text
+    similarity. Returns False where there is no glibc (nothing changes)."""
+    import ctypes
+    import platform
+
+    if platform.libc_ver()[0] != "glibc":
+        return False
+    try:
+        return bool(ctypes.CDLL("libc.so.6").malloc_trim(0))
+    except (OSError, AttributeError):
+        return False
+
+
 @lru_cache(maxsize=1)
 def steady_malloc() -> bool:
     """Fix glibc malloc's thresholds, so that the extraction's short-lived arrays reuse heap

@@ -73,6 +73,32 @@ class Extractor:
         self.model, self.use_trained = model, use_trained
         self.batch_size = batch_size
         self.n_process = n_process
+        self._pool: Any = None  # workers started ahead (start_workers), for the next texts
+
+    def start_workers(self) -> None:
+        """Start the ``n_process`` worker processes now, for the next :meth:`raw_mentions`.
+
+        A forked worker's memory counts everything its parent held when it was forked: a
+        build starts them as soon as the pipeline is loaded, before the corpus's papers arrive
+        (at 200,000 papers they would have added most of a gigabyte to each worker).
+        ``close()`` stops them if no texts come."""
+        if self._pool is None and self.n_process > 1 and parallel():
+            self._pool = self._new_pool()
+
+    def close(self) -> None:
+        """Stop the workers :meth:`start_workers` started, if no texts took them."""
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            pool.terminate()
+
+    def _new_pool(self) -> Any:
+        global _WORKER
+        if forks():
+            _WORKER, setup = self, None
+        else:
+            setup = (self.model, self.batch_size, self.use_trained)
+        ctx = process_context()
+        return ctx.Pool(self.n_process, initializer=_start_worker, initargs=(setup, os.getpid()))
 
     def raw_mentions(self, texts: Iterable[str]) -> Iterator[list[RawMention]]:
         """The rows of each text, in order: its :data:`~kg.extract.rows.RawMention` s, then its
@@ -86,15 +112,9 @@ class Extractor:
                     batch = []
             yield from self.rows(batch)
             return
-        global _WORKER
-        if forks():
-            _WORKER, setup = self, None
-        else:
-            setup = (self.model, self.batch_size, self.use_trained)
         chunks = chunked(list(texts), self.n_process)
-        ctx = process_context()
-        initargs = (setup, os.getpid())
-        with ctx.Pool(self.n_process, initializer=_start_worker, initargs=initargs) as pool:
+        pool, self._pool = self._pool or self._new_pool(), None
+        with pool:  # (terminates the workers on leaving)
             for result in pool.imap(_extract_chunk, chunks):
                 yield from result
 

@@ -679,6 +679,42 @@ def test_worker_processes_give_what_one_process_gives(
     assert list(pooled.raw_mentions(texts)) == list(extractor.raw_mentions(texts))
 
 
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+def test_workers_started_ahead_give_what_one_process_gives(
+    extractor: Extractor, method: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build forks its workers before the papers arrive: they extract the texts that come
+    later as workers started for them would, and once only."""
+    monkeypatch.setenv("KG_START_METHOD", method)
+    texts = [f"We propose BarNet{i} and evaluate it on CIFAR-10." for i in range(24)]
+    ahead = Extractor(n_process=2, batch_size=4)
+    ahead.start_workers()
+    pool = ahead._pool
+    assert pool is not None
+    assert list(ahead.raw_mentions(texts)) == list(extractor.raw_mentions(texts))
+    assert ahead._pool is None  # used up: the next texts get workers of their own
+    assert list(ahead.raw_mentions(texts[:3])) == list(extractor.raw_mentions(texts[:3]))
+
+
+def test_workers_started_ahead_stop_when_no_texts_come(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("KG_START_METHOD", "fork")
+    ahead = Extractor(n_process=2)
+    ahead.start_workers()
+    workers = list(ahead._pool._pool)  # type: ignore[union-attr]
+    assert len(workers) == 2 and all(w.is_alive() for w in workers)
+    ahead.close()
+    for w in workers:
+        w.join(timeout=10)
+    assert not any(w.is_alive() for w in workers)
+    ahead.close()  # twice is fine
+
+
+def test_one_process_starts_no_workers_ahead() -> None:
+    one = Extractor(n_process=1)
+    one.start_workers()
+    assert one._pool is None
+
+
 def test_warm_extractor_reports_a_bad_model_in_the_parent() -> None:
     from kg.errors import ModelError
     from kg.extract.extractor import WarmExtractor

@@ -14,7 +14,13 @@ import pytest
 
 import kg.runtime
 from kg.errors import InputError, KgError
-from kg.runtime import paused_gc, start_method, start_stages, steady_malloc
+from kg.runtime import (
+    paused_gc,
+    release_free_memory,
+    start_method,
+    start_stages,
+    steady_malloc,
+)
 
 #: The start methods a child process can be started with here.
 PROCESS_METHODS = [m for m in ("fork", "spawn") if m in multiprocessing.get_all_start_methods()]
@@ -78,6 +84,35 @@ def test_steady_malloc_applies_on_glibc_only() -> None:
     glibc = platform.libc_ver()[0] == "glibc"
     assert steady_malloc() is glibc
     assert steady_malloc() is glibc  # once per process, then cached
+
+
+FREED_THEN_RELEASED = """
+from kg.runtime import release_free_memory, steady_malloc
+def rss():
+    return int(open("/proc/self/statm").read().split()[1]) * 4096 >> 20
+steady_malloc()  # as a build runs: freed memory is kept for later
+blocks = [b"x" * (1 << 20) for _ in range(300)]
+last = b"y" * (1 << 20)  # keeps the heap's top in use: only a trim gives the rest back
+del blocks
+before = rss()
+print(release_free_memory(), before - rss())
+"""
+
+
+@pytest.mark.skipif(platform.libc_ver()[0] != "glibc", reason="malloc_trim is glibc's")
+def test_freed_memory_goes_back_to_the_system() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", FREED_THEN_RELEASED], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert out[0] == "True" and int(out[1]) >= 200  # MiB of the 300 freed
+
+
+def test_releasing_memory_does_nothing_without_glibc(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(platform, "libc_ver", lambda: ("", ""))
+    assert release_free_memory() is False
 
 
 def test_what_a_pause_allocated_is_not_left_to_young_collections(tuned: None) -> None:
