@@ -28,6 +28,7 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from kg.graph.topic_names import OTHER_NAME, paper_count, topic_profile
+from kg.runtime import collect_garbage_of_block
 from kg.schema import (
     ENTITY_LABELS,
     ID_PREFIX,
@@ -234,13 +235,15 @@ def paper_groups(
     a, b, w = nearest_edges(
         entity_matrix(papers, entities_of, nodes), text_matrix(papers, nodes), k
     )
-    G = nx.Graph()
-    G.add_nodes_from(range(len(papers)))
-    G.add_weighted_edges_from(zip(a.tolist(), b.tolist(), w.tolist(), strict=True))
     if resolution is None:
         resolution = corpus_resolution(len(papers))
-    communities = nx.community.louvain_communities(G, resolution=resolution, seed=seed)
-    membership = _fold_small(G, [sorted(c) for c in communities], len(papers))
+    with collect_garbage_of_block():  # Louvain leaves its graphs in cycles: G is among them
+        G = nx.Graph()
+        G.add_nodes_from(range(len(papers)))
+        G.add_weighted_edges_from(zip(a.tolist(), b.tolist(), w.tolist(), strict=True))
+        communities = nx.community.louvain_communities(G, resolution=resolution, seed=seed)
+        membership = _fold_small(G, [sorted(c) for c in communities], len(papers))
+        del G
     by_topic: dict[int, list[str]] = {}
     for paper, c in zip(papers, membership, strict=True):
         by_topic.setdefault(c, []).append(paper)
