@@ -320,14 +320,14 @@ def collect_garbage_of_block() -> Iterator[None]:
     working graphs in cycles, the graph it was given among them): inside :func:`paused_gc`
     nothing would collect them, and a full collection would scan every object of a build.
     """
-    frozen = gc.get_freeze_count() == 0
-    if frozen:
+    froze_here = gc.get_freeze_count() == 0  # (else someone else's freeze holds: kept)
+    if froze_here:
         gc.freeze()
     try:
         yield
     finally:
         gc.collect()
-        if frozen:
+        if froze_here:
             gc.unfreeze()
 
 

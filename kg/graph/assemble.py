@@ -62,6 +62,8 @@ def linking_papers(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, int
 
 
 def paper_attrs(p: Paper, similar: NeighbourLists | None = None) -> dict[str, object]:
+    """A paper's node; ``similar``'s lists become the node's own (a big corpus's text
+    neighbours are many lists: they are not copied)."""
     ids, scores, terms = similar or ([], [], [])
     return {
         KEY: p.id,
@@ -77,9 +79,9 @@ def paper_attrs(p: Paper, similar: NeighbourLists | None = None) -> dict[str, ob
         "primary_area": p.primary_area,
         "url": p.url,
         "source": p.source,
-        "similar": list(ids),
-        "similar_scores": list(scores),
-        "similar_terms": list(terms),
+        "similar": ids,
+        "similar_scores": scores,
+        "similar_terms": terms,
     }
 
 

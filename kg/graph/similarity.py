@@ -21,7 +21,7 @@ import sys
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
+from itertools import chain, islice
 from pathlib import Path
 
 import numpy as np
@@ -38,6 +38,7 @@ TERMS_PER_PAIR = 5
 #: without testing the boundaries, which only cost time.
 TOKEN = re.compile(r"\w\w+")
 BLOCK = 512  # rows of the similarity matrix held dense at a time
+TERMS_CHUNK = 5000  # texts whose term counts are read from or written to the cache at a time
 PAIR_CHUNK = 8192  # pairs whose shared terms are found at a time
 #: Terms in at least this share of the papers are multiplied as dense columns (see
 #: :func:`_split_frequent`), at most ``DENSE_TERMS`` of them.
@@ -105,20 +106,24 @@ def term_counts(texts: list[str], cache_dir: str | Path | None = None) -> list[T
     from kg.cache import versioned_table
 
     version = _terms_version()
-    keys = [hashlib.sha256(version + t.encode()).digest() for t in texts]
     try:
         table = versioned_table(cache_dir, TERMS_KIND, version.hex(), "terms")
         try:
-            known = table.get_many(keys)
             out: list[TermCounts] = []
-            fresh: list[tuple[bytes, bytes]] = []
-            for key, text in zip(keys, texts, strict=True):
-                counts = _loaded(known.get(key))
-                if counts is None:
-                    counts = _count_terms(text, stops)
-                    fresh.append((key, marshal.dumps(counts)))
-                out.append(counts)
-            table.put_many(fresh)
+            # A chunk at a time: a big corpus's cached or fresh values, all held at once, took
+            # as much memory as the counts made of them.
+            for start in range(0, len(texts), TERMS_CHUNK):
+                chunk = texts[start : start + TERMS_CHUNK]
+                keys = [hashlib.sha256(version + t.encode()).digest() for t in chunk]
+                known = table.get_many(keys)
+                fresh: list[tuple[bytes, bytes]] = []
+                for key, text in zip(keys, chunk, strict=True):
+                    counts = _loaded(known.get(key))
+                    if counts is None:
+                        counts = _count_terms(text, stops)
+                        fresh.append((key, marshal.dumps(counts)))
+                    out.append(counts)
+                table.put_many(fresh)
             return out
         finally:
             table.close()
@@ -152,16 +157,14 @@ def tfidf_matrix(
     vocab = sorted(set().union(*(words for words, _ in counts)))
     column = {w: i for i, w in enumerate(vocab)}
     indptr = np.zeros(len(texts) + 1, dtype=np.int64)
-    indices: list[int] = []
-    tf: list[int] = []
-    for row, (words, n) in enumerate(counts):
-        indices.extend(map(column.__getitem__, words))
-        tf.extend(n)
-        indptr[row + 1] = len(indices)
-    X = sp.csr_matrix(
-        (np.asarray(tf, dtype=np.float64), np.asarray(indices, dtype=np.int64), indptr),
-        shape=(len(texts), len(vocab)),
-    )
+    lengths = np.fromiter((len(n) for _, n in counts), dtype=np.int64, count=len(counts))
+    np.cumsum(lengths, out=indptr[1:])
+    # Straight into arrays: lists of a corpus's entries took more memory than the matrix.
+    nnz = int(indptr[-1])
+    words = chain.from_iterable(words for words, _ in counts)
+    indices = np.fromiter(map(column.__getitem__, words), dtype=np.int64, count=nnz)
+    tf = np.fromiter(chain.from_iterable(n for _, n in counts), dtype=np.float64, count=nnz)
+    X = sp.csr_matrix((tf, indices, indptr), shape=(len(texts), len(vocab)))
     X.sort_indices()
     df = np.bincount(X.indices, minlength=len(vocab))
     idf = np.log((1 + len(texts)) / (1 + df)) + 1.0
@@ -388,9 +391,9 @@ def _neighbour_pairs(
     top_n: int,
     cache_dir: str | Path | None = None,
     method: str = "auto",
-) -> tuple[list[str], list[int], list[int], list[float], list[tuple[str, ...]]]:
+) -> tuple[list[str], list[int], list[int], list[float], list[str]]:
     """Paper ids (sorted) and, for every (paper, neighbour) pair, best first per paper: row,
-    column, cosine and shared terms. ``method``: see :func:`neighbour_lists`."""
+    column, cosine and shared terms (joined by ", "). ``method``: see :func:`neighbour_lists`."""
     ordered = sorted(papers, key=lambda p: p.id)
     ids = [p.id for p in ordered]
     X, vocab = tfidf_matrix([f"{p.title}. {p.abstract}" for p in ordered], cache_dir)
@@ -408,8 +411,9 @@ def _neighbour_pairs(
     # In chunks: all pairs at once made arrays so big that each came as fresh pages from the
     # kernel, much of the child's system time; chunks of 8k pairs reuse the same heap memory.
     first, second = pair_ids // n, pair_ids % n
+    # Joined once per pair: (i, j) and (j, i) then share one string, here and in the graph.
     unique_terms = [
-        terms
+        ", ".join(terms)
         for start in range(0, len(pair_ids), PAIR_CHUNK)
         for terms in _shared_terms(
             X, first[start : start + PAIR_CHUNK], second[start : start + PAIR_CHUNK], vocab
@@ -473,5 +477,5 @@ def neighbour_lists(
         near, cosines, words = out[ids[i]]
         near.append(ids[j])
         cosines.append(s)
-        words.append(", ".join(t))
+        words.append(t)
     return out
