@@ -29,6 +29,9 @@ KIND = "records"
 _PAPER_FIELDS = tuple(f.name for f in dataclasses.fields(Paper))
 #: Files whose papers take more than this are remembered record by record only.
 MAX_FILE_BYTES = 256 << 20
+#: Cleaned records written to the memo at a time: a big corpus's, all held until the end,
+#: took as much memory as its papers.
+WRITE_BATCH = 5000
 
 
 @lru_cache(maxsize=1)
@@ -105,6 +108,9 @@ class RecordMemo:
                 fields = dataclasses.asdict(paper)
                 del fields["source"]  # where the record is, not what it says
                 self.fresh.append((key, orjson.dumps(fields)))
+                if len(self.fresh) >= WRITE_BATCH:
+                    self.table.put_many(self.fresh)
+                    self.fresh = []
             out.append(paper)
         return out
 

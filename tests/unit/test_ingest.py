@@ -589,6 +589,39 @@ def test_record_memo_gives_the_same_papers_and_only_cleans_new_records(
     assert third.papers[:2] == plain.papers and third.papers[2].id == "c"
 
 
+def test_record_memo_writes_as_it_goes_and_a_big_file_is_remembered_by_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big corpus's cleaned records go to the memo a batch at a time, and a file too big to
+    remember whole is not made into one value: its records are remembered one by one."""
+    import kg.ingest
+    from kg.ingest import memo as memo_module
+
+    corpus = tmp_path / "c.jsonl"
+    corpus.write_text(
+        "".join(f'{{"id": "p{i}", "abstract": "Abstract number {i}."}}\n' for i in range(7)),
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(memo_module, "WRITE_BATCH", 3)
+    monkeypatch.setattr(kg.ingest, "MAX_FILE_BYTES", 10)
+    written: list[int] = []
+    real = memo_module.RecordMemo.to_papers
+
+    def watching(self, raws, origin):  # type: ignore[no-untyped-def]
+        out = real(self, raws, origin)
+        written.append(len(self.table.get_many([self.key(r, origin) for r in raws])))
+        return out
+
+    monkeypatch.setattr(memo_module.RecordMemo, "to_papers", watching)
+    memo_dir = tmp_path / "memo"
+    first = read_papers([corpus], memo_dir=memo_dir)
+    assert written == [6]  # two batches of 3 before the end; the last one on closing
+    cleaned: list[str] = []
+    monkeypatch.setattr(memo_module, "to_paper", lambda raw, origin: cleaned.append(raw.source))
+    again = read_papers([corpus], memo_dir=memo_dir)
+    assert cleaned == [] and again.papers == first.papers == read_papers([corpus]).papers
+
+
 def test_a_file_read_before_comes_back_whole_with_its_problems(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
