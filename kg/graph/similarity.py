@@ -161,8 +161,8 @@ def tfidf_matrix(
     np.cumsum(lengths, out=indptr[1:])
     # Straight into arrays: lists of a corpus's entries took more memory than the matrix.
     nnz = int(indptr[-1])
-    words = chain.from_iterable(words for words, _ in counts)
-    indices = np.fromiter(map(column.__getitem__, words), dtype=np.int64, count=nnz)
+    every_word = chain.from_iterable(words for words, _ in counts)
+    indices = np.fromiter(map(column.__getitem__, every_word), dtype=np.int64, count=nnz)
     tf = np.fromiter(chain.from_iterable(n for _, n in counts), dtype=np.float64, count=nnz)
     X = sp.csr_matrix((tf, indices, indptr), shape=(len(texts), len(vocab)))
     X.sort_indices()
