@@ -94,7 +94,8 @@ def extract_and_resolve(
     is closed either way). While it extracts them, the cached mentions are resolved here.
     ``remote``: extract the new texts on a Dask cluster instead (:mod:`kg.distributed`).
     ``started``: an extractor whose workers run already (:meth:`Extractor.start_workers`),
-    used when the new texts want as many; it is closed either way.
+    used when the new texts want as many, else closed when the extraction starts (the caller
+    closes it too, for when no text is new).
     """
     texts = [p.abstract for p in papers]
     namespace = f"{model_name(model)}:{pipeline_version()}"
@@ -164,6 +165,8 @@ def extract_and_resolve(
         # A generator: the extraction starts when the first rows are asked for.
         if texts:
             workers = n_process or auto_processes(len(texts))
+            if started is not None and started.n_process != workers:
+                started.close()  # (not left idle beside the extraction: few texts came)
             if remote is not None:
                 yield from remote.raw_mentions(texts)
             elif started is not None and started.n_process == workers:

@@ -339,15 +339,22 @@ def release_free_memory() -> bool:
     thresholds), and it counts as the process's own until then: the reader of a cold build,
     once it has sent the papers it parsed, held twice what it needed through the text
     similarity. Returns False where there is no glibc (nothing changes)."""
+    libc = _glibc()
+    return libc is not None and bool(libc.malloc_trim(0))
+
+
+def _glibc() -> Any:
+    """The C library where it is glibc (its ``mallopt`` and ``malloc_trim``), else None."""
     import ctypes
     import platform
 
     if platform.libc_ver()[0] != "glibc":
-        return False
+        return None
     try:
-        return bool(ctypes.CDLL("libc.so.6").malloc_trim(0))
-    except (OSError, AttributeError):
-        return False
+        libc = ctypes.CDLL("libc.so.6")
+        return libc if hasattr(libc, "malloc_trim") and hasattr(libc, "mallopt") else None
+    except OSError:
+        return None
 
 
 @lru_cache(maxsize=1)
@@ -362,17 +369,11 @@ def steady_malloc() -> bool:
     and system time differ many times over. Fixed thresholds make it steady without more peak
     memory. Returns False where there is no glibc (nothing changes).
     """
-    import ctypes
-    import platform
-
-    if platform.libc_ver()[0] != "glibc":
+    libc = _glibc()
+    if libc is None:
         return False
-    try:
-        libc = ctypes.CDLL("libc.so.6")
-        mmap_ok = libc.mallopt(_M_MMAP_THRESHOLD, 64 << 20)
-        trim_ok = libc.mallopt(_M_TRIM_THRESHOLD, 256 << 20)
-    except (OSError, AttributeError):
-        return False
+    mmap_ok = libc.mallopt(_M_MMAP_THRESHOLD, 64 << 20)
+    trim_ok = libc.mallopt(_M_TRIM_THRESHOLD, 256 << 20)
     return bool(mmap_ok and trim_ok)
 
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from kg.errors import InputError, NoUsableInputError
 from kg.ingest.clean import clean_text, normalise_abstract
-from kg.ingest.memo import MAX_FILE_BYTES, RecordMemo
+from kg.ingest.memo import RecordMemo
 from kg.ingest.readers import READERS, Raw, decode
 from kg.ingest.records import to_paper
 from kg.models import Paper, Problem
@@ -143,8 +143,7 @@ def _file_papers(path: Path, memo: RecordMemo | None) -> list[Paper | Problem]:
     papers = memo.file_items(key)
     if papers is None:
         papers = _parsed(path, data, lambda raws: memo.to_papers(raws, path.stem))
-        if len(data) <= MAX_FILE_BYTES:  # (else its papers would be about as big: not made)
-            memo.remember_file(key, papers)
+        memo.remember_file(key, papers, len(data))
     return papers
 
 

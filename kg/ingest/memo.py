@@ -82,7 +82,12 @@ class RecordMemo:
             for item in orjson.loads(found)
         ]
 
-    def remember_file(self, key: bytes, items: list[Paper | Problem]) -> None:
+    def remember_file(self, key: bytes, items: list[Paper | Problem], file_bytes: int) -> None:
+        """Remember a file's papers and problems whole, when they fit in one value. A file of
+        more than :data:`MAX_FILE_BYTES` is not dumped to find out: its papers would be about as
+        big (its records are remembered one by one)."""
+        if file_bytes > MAX_FILE_BYTES:
+            return
         value = orjson.dumps(
             [
                 {f: getattr(item, f) for f in _PAPER_FIELDS}

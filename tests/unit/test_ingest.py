@@ -594,7 +594,6 @@ def test_record_memo_writes_as_it_goes_and_a_big_file_is_remembered_by_record(
 ) -> None:
     """A big corpus's cleaned records go to the memo a batch at a time, and a file too big to
     remember whole is not made into one value: its records are remembered one by one."""
-    import kg.ingest
     from kg.ingest import memo as memo_module
 
     corpus = tmp_path / "c.jsonl"
@@ -603,7 +602,7 @@ def test_record_memo_writes_as_it_goes_and_a_big_file_is_remembered_by_record(
         encoding="utf-8",
     )
     monkeypatch.setattr(memo_module, "WRITE_BATCH", 3)
-    monkeypatch.setattr(kg.ingest, "MAX_FILE_BYTES", 10)
+    monkeypatch.setattr(memo_module, "MAX_FILE_BYTES", 10)
     written: list[int] = []
     real = memo_module.RecordMemo.to_papers
 
