@@ -113,6 +113,8 @@ class RelationRule:
     #: The head is written as a name (a capital or digit): "GRPO, a reinforcement learning
     #: algorithm", not "In training, a model ...".
     head_named: bool
+    #: The tail likewise: "FARTrack introduces X" makes X part of FARTrack, "it introduces X" not.
+    tail_named: bool
     #: For a pattern of one argument: the other is the nearest mention of the right type
     #: "before" or "after" the match, ``within`` tokens, in the sentence ("X achieves higher
     #: accuracy than Y": the pattern is "than Y"). A gap in a pattern is no cheaper way: a gap
@@ -172,7 +174,8 @@ def _compile(row: dict[str, Any], pattern: list[Any], shapes: dict, values: dict
     types = {k: frozenset(row[k]) if k in row else None for k in ("head_types", "tail_types")}
     return RelationRule(
         row["rule"], row["type"], out, tuple(args), int(row.get("head", 0)), **types,
-        head_named=bool(row.get("head_named")), nearest=row.get("nearest"),
+        head_named=bool(row.get("head_named")), tail_named=bool(row.get("tail_named")),
+        nearest=row.get("nearest"),
         within=int(row.get("within", 8)), confidence=float(row.get("confidence", 0.5)),
     )  # fmt: skip
 
@@ -511,13 +514,19 @@ def _relation(
         return None
     if rule.tail_types is not None and tail["label"] not in rule.tail_types:
         return None
-    if rule.head_named and not any(c.isupper() or c.isdigit() for c in head["text"]):
+    if rule.head_named and not _written_as_name(head["text"]):
+        return None
+    if rule.tail_named and not _written_as_name(tail["text"]):
         return None
     stated = _stated(head, tail, proposed)
     if stated is None:
         return None
     h, t, spans = stated
     return Relation(h, rule.type, t, sentence, rule.confidence, rule.name, *spans)
+
+
+def _written_as_name(text: str) -> bool:
+    return any(c.isupper() or c.isdigit() for c in text)
 
 
 def _one_per_entity_pair(relations: list[Relation]) -> list[Relation]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from kg.graph.relations import kind_tasks, relation_links, result_relations
+from kg.graph.relations import kind_tasks, relation_links, result_relations, shared_kinds
 from kg.graph.results import result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
@@ -121,7 +121,8 @@ def graph_data(
             or (linked[eid] >= min_concept_papers and worth_a_node(e.name, e.id.partition(":")[2]))
         )
     }
-    keep |= {eid for eid in kinds_of_kept(relations or {}, entities, keep) if linked.get(eid)}
+    kinds = shared_kinds(linked)
+    keep |= kinds_of_kept(relations or {}, entities, keep) & kinds
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES
     proposes_str = str(proposes)
@@ -164,7 +165,7 @@ def graph_data(
                 link[EVIDENCE_KIND_ATTR] = EVIDENCE_KIND
             links.append(link)
     stated = kind_tasks(result_relations(relations or {}, results or {}), entities)
-    more = relation_links(ordered, stated, label_of) if stated else []
+    more = relation_links(ordered, stated, label_of, kinds) if stated else []
     result_nodes, result_links = result_graph(ordered, results, label_of) if results else ([], [])
     if more or result_links:
         # Entity, paper and result ids interleave in (source, target, key) order: the lists
@@ -207,9 +208,9 @@ def kinds_of_kept(
 ) -> set[str]:
     """The Concepts a kept entity IS_A that name a kind of thing
     (:func:`kg.resolve.kinds.names_a_kind`): "Mamba2, a recent SSM-based language model".
-    They are nodes even when one paper names them, so that ``kg show`` and the IS_A hierarchy
-    can say what the entity is; one paper's node ties no papers together, so the ranking and
-    the top lists do not see them."""
+    Those several papers name (:func:`~kg.graph.relations.shared_kinds`) are nodes even when
+    they are no concept worth a node otherwise, so that ``kg show`` and the IS_A hierarchy
+    can say what the entity is."""
     kinds = set()
     for rows in relations.values():
         for r in rows:

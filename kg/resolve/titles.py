@@ -9,13 +9,13 @@ corpus is resolved, against what the abstracts of the whole corpus name:
   name (two papers or more, or this one), links the paper to it, with the title as evidence.
   In title case, one capitalised word cannot be told from a name ("Reasoning", "Memory"), so
   a single word counts only when written as a name is ("GRPO", "LoRA", "GPT-4o").
-* **Relations.** ``NAME: ... for TASK``, ``NAME: Towards TASK`` and ``METHOD for TASK``
-  state that the paper's contribution is used for the task (``USED_FOR``), as ``TASK via
-  METHOD`` (or ``using``, ``through``, ``with``) states it of the method; a benchmark the
-  title names is used for its task the same way. The head is the title's name, else the
-  entity written just before "for", else the paper's one proposed method or dataset. A
-  purpose phrase no entity names is a task of its own when it reads as one
-  (:mod:`kg.resolve.purposes`).
+* **Relations.** ``NAME: ... for TASK``, ``NAME: Towards TASK``, ``NAME: Fast TASK with ...``
+  and ``METHOD for TASK`` state that the paper's contribution is used for the task
+  (``USED_FOR``), as ``TASK via METHOD`` (or ``using``, ``through``, ``with``) states it of
+  the method; a benchmark the title names is used for its task the same way. The head is the
+  title's name, else the entity written just before "for", else the paper's one proposed
+  method or dataset. A purpose phrase no entity names is a task of its own when it reads as
+  one (:mod:`kg.resolve.purposes`).
 
 Words that open or close a phrase (``TITLE_STOP_WORDS``) never start or end a matched phrase:
 "A Regularization Perspective" is not "regularization".
@@ -55,6 +55,10 @@ _VIA = frozenset({"via", "using", "through", "with"})
 #: The words after which a title names what its contribution is for, the first found first:
 #: "X for Y", "NAME: Towards Y".
 _PURPOSE = ("for", "towards", "toward")
+#: The words that end what a named title's description says its contribution does: "FARTrack:
+#: Fast Autoregressive Visual Tracking with High Performance" is visual tracking; what follows
+#: "with", "in", "of" ... qualifies it.
+_QUALIFIERS = frozenset(word_list("title_qualifiers.txt"))
 _HEAD_TYPES = frozenset({Label.METHOD, Label.DATASET})
 #: The words normalize_key drops from the start of a form (it would from a title's phrase).
 _LEADING_WORDS = frozenset(read_data_lines("leading_words.txt"))
@@ -292,7 +296,9 @@ def title_relations(
 ) -> list[tuple[str | Mention, str]]:
     """The (head, tail) ``USED_FOR`` pairs a title segment states: entity ids, or a mention
     as the head of "... for TASK": the title's ``named`` contribution, else the entity just
-    before "for", else the paper's one ``proposed`` method or dataset.
+    before "for", else the paper's one ``proposed`` method or dataset. With no "for", the
+    ``named`` contribution is used for the tasks its description names before a qualifying
+    word ("NAME: Fast Visual Tracking with ...").
 
     >>> from kg.models import Entity
     >>> ents = {"method:ft": Entity("method:ft", Label.METHOD, "Flow Caching"),
@@ -317,6 +323,18 @@ def title_relations(
             head_id = head if isinstance(head, str) else head.entity
             if _allowed(entities.get(head_id), entities[tail.entity]):
                 pairs.append((head, tail.entity))
+    elif named is not None:
+        # "NAME: Fast Autoregressive Visual Tracking with ...": the description names what the
+        # contribution does; its tasks before a qualifying word are what it is used for.
+        end = next((i for i, word in enumerate(lowered) if word in _QUALIFIERS), len(words))
+        head = entities.get(named.entity or "")
+        pairs += [
+            (named, ph.entity)
+            for ph in found
+            if ph.end <= end
+            and entities[ph.entity].label == Label.TASK
+            and _allowed(head, entities[ph.entity])
+        ]
     via = next((i for i, word in enumerate(lowered) if word in _VIA), None)
     if via is not None:
         method = next((ph for ph in found if ph.start == via + 1), None)

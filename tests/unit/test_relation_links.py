@@ -114,24 +114,30 @@ def test_graph_data_merges_relation_links_in_file_order() -> None:
     assert data_counts(data)["edges"]["EVALUATED_ON"] == 1
 
 
-def test_a_kind_one_paper_names_is_a_node_when_a_kept_entity_is_one() -> None:
+def test_a_kind_is_a_node_and_an_is_a_target_when_two_papers_name_it() -> None:
     kinds = {"concept:ssm-based-language-model": "SSM-based language model",
-             "concept:regime": "regime", "concept:orphan-language-model": "orphan language model"}
+             "concept:regime": "regime", "concept:orphan-language-model": "orphan language model",
+             "concept:sparse-ssm-framework": "sparse selective-state framework"}
     ents = {"method:mamba2": Entity("method:mamba2", Label.METHOD, "Mamba2"),
             **{e: Entity(e, Label.CONCEPT, name) for e, name in kinds.items()}}
     mamba = mention("method:mamba2", Label.METHOD)
-    ssm, regime, orphan = (mention(e, Label.CONCEPT) for e in kinds)
+    ssm, regime, orphan, own = (mention(e, Label.CONCEPT) for e in kinds)
     relations = {"p": [RelationMention(mamba, "IS_A", ssm, "Mamba2, an SSM-based model.", 0.6),
-                       RelationMention(mamba, "IS_A", regime, "Mamba2 is a regime.", 0.6)]}
-    data = graph_data([Paper("p", "x")], {"p": [mamba, ssm, regime, orphan]}, ents,
-                      relations=relations)
+                       RelationMention(mamba, "IS_A", regime, "Mamba2 is a regime.", 0.6),
+                       RelationMention(mamba, "IS_A", own, "Mamba2, a sparse ... framework.")]}
+    papers = [Paper("p", "x"), Paper("q", "y")]
+    mentions = {"p": [mamba, ssm, regime, orphan, own],
+                "q": [mention("concept:ssm-based-language-model", Label.CONCEPT)]}
+    data = graph_data(papers, mentions, ents, relations=relations)
     ids = {n["id"] for n in data["nodes"]}
-    # The kind is kept (a single paper names it); an everyday word and a kind no kept entity
-    # IS_A are not.
+    is_a = {x["target"] for x in data["links"] if x.get("type") == "IS_A"}
+    # A kind two papers name is kept for the IS_A (it is no concept worth a node otherwise);
+    # the kind only this paper gives its method describes it; an everyday word is never one,
+    # and a kind no kept entity IS_A is not kept for it.
     assert "concept:ssm-based-language-model" in ids
-    assert "concept:regime" not in ids and "concept:orphan-language-model" not in ids
-    assert ("method:mamba2", "IS_A", "concept:ssm-based-language-model") in {
-        (x["source"], x.get("type"), x["target"]) for x in data["links"]}
+    assert is_a == {"concept:ssm-based-language-model"}
+    assert not ids & {"concept:regime", "concept:orphan-language-model",
+                      "concept:sparse-ssm-framework"}
 
 
 def test_neo4j_rows_and_statement_for_relations() -> None:

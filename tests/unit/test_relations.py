@@ -327,3 +327,20 @@ def test_scierc_dev_with_gold_mentions(shared_dir: Path) -> None:
     assert scores.directed["micro"].f1 > 0.25
     assert scores.directed["USED_FOR"].precision > 0.55
     assert json.dumps(scores.as_dict())
+
+
+def test_what_a_name_introduces_is_its_part_but_not_what_a_lower_case_system_does(
+    nlp: Language,
+) -> None:
+    [rule] = [r for r in RULE_ROWS if r["rule"] == "named_y_introduces_x"]
+    for example, parts in (
+        ("[FlowNet] introduces [adaptive caching]", {("adaptive caching", "FlowNet")}),
+        ("our [pipeline] introduces [adaptive caching]", set()),
+    ):
+        doc, mentions = _example_doc(nlp, example, rule)
+        got = {
+            (r.head["text"], r.tail["text"])
+            for r in relations_in(doc, mentions, proposed=None, stand_in=False)
+            if r.type == "PART_OF"
+        }
+        assert got == parts, example

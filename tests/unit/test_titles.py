@@ -131,3 +131,12 @@ def test_a_purpose_that_reads_as_no_task_makes_none() -> None:
     ):
         G, _ = _graph({"p": title}, own)
         assert not [n for n in _links(G, "p") if n.startswith("task:")], title
+
+
+def test_a_named_title_is_used_for_the_task_its_description_does() -> None:
+    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
+    G, _ = _graph({"p": "FlowX: Fast Video Generation with GRPO"}, own)
+    assert G.has_edge("method:flowx", "task:video-generation")
+    # what follows "with", "in", "of" ... qualifies the description: no task of FlowX's
+    G, _ = _graph({"p": "FlowX: Caching in Video Generation"}, own)
+    assert not G.has_edge("method:flowx", "task:video-generation")
