@@ -113,12 +113,32 @@ def result_graph(
 
 
 def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, Mention]:
-    """The mentions of ``r`` whose entities are nodes of the label their link needs."""
-    out = {}
-    for rel, label in RESULT_TARGET.items():
-        m = getattr(r, RESULT_ARGUMENT[rel.value])
-        if m is not None and label_of.get(m.entity) == label:
-            out[rel] = m
+    """The mentions of ``r`` whose entities are nodes of the label their link needs, in the
+    order of :data:`~kg.schema.RESULT_TARGET`.
+
+    A mention whose entity resolution typed a dataset, where its sentence did not, is the
+    dataset of a result that has neither a dataset nor a task: in "56.3% on MAESTRO-E" the
+    sentence read "MAESTRO-E" as a method, and the corpus knows it is a dataset. (Not the
+    other way round: "9.44% on GPT-J" is a result on a model, not of it.)
+
+    >>> from kg.schema import Rel
+    >>> m = Mention(0, 1, "MAESTRO-E", Label.METHOD, Rel.USES, "s", entity="dataset:maestro-e")
+    >>> r = ResultMention("56.3%", 56.3, "%", False, "s", 0, 5, method=m)
+    >>> list(_linked(r, {"dataset:maestro-e": Label.DATASET}))
+    [<ResultRel.ON_DATASET: 'ON_DATASET'>]
+    """
+    mentions = {rel: getattr(r, RESULT_ARGUMENT[rel.value]) for rel in RESULT_TARGET}
+    out = {
+        rel: m
+        for rel, m in mentions.items()
+        if m is not None and label_of.get(m.entity) == RESULT_TARGET[rel]
+    }
+    if ResultRel.ON_DATASET not in out and ResultRel.FOR_TASK not in out:
+        retyped = (m for m in mentions.values() if m is not None and m not in out.values())
+        dataset = next((m for m in retyped if label_of.get(m.entity) == Label.DATASET), None)
+        if dataset is not None:
+            out[ResultRel.ON_DATASET] = dataset
+            out = {rel: out[rel] for rel in RESULT_TARGET if rel in out}
     return out
 
 
