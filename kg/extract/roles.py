@@ -10,6 +10,7 @@ the whole new name.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from spacy.language import Language
@@ -36,6 +37,40 @@ _SUBJECT_PHRASES = tuple(s for s in _SUBJECTS if " " in s)
 #: "a new benchmark: FooBench", "a method—FooNet", "an agentic workflow EvidenceLoop".
 _APPOSITION = frozenset({"", ",", ":", "-", "—", "–"})
 _APPOSED = frozenset({",", ":", "—", "–"})
+#: Words with which a sentence says that what it introduces is a task.
+_TASK_WORDS = frozenset({"task", "tasks", "problem", "problems"})
+#: Tags of the words a description in apposition may hold before the noun that says what kind
+#: of thing a name is: ", the first large-scale benchmark", ", a new task".
+_DESCRIPTION_TAGS = frozenset({"DT", "JJ", "JJR", "JJS", "VBN", "VBG", "NN", "NNP", "HYPH", "CD"})
+_DESCRIPTION_WORDS = 5
+
+
+def _called(doc: Doc, m: dict[str, Any], sent: Span, kinds: Collection[str]) -> bool:
+    """Whether a description in apposition right after mention ``m`` (a bracket between
+    skipped) says it is a thing of one of ``kinds``: "MPI, a new task that ...", "MoSu (Most
+    Replayed ...), the first large-scale benchmark" (not "ABME, which injects new task ...")."""
+    span = doc.char_span(m["start"], m["end"], alignment_mode="expand")
+    if span is None:
+        return False
+    i = span.end
+    if i < sent.end and doc[i].text == "(":
+        while i < sent.end and doc[i].text != ")":
+            i += 1
+        i += 1
+    if i >= sent.end or doc[i].text not in _APPOSED:
+        return False
+    for t in doc[i + 1 : min(sent.end, i + 1 + _DESCRIPTION_WORDS)]:
+        if t.lower_ in kinds or singularize(t.lower_) in kinds:
+            return True
+        if t.tag_ not in _DESCRIPTION_TAGS:
+            return False
+    return False
+
+
+def _named_before(m: dict[str, Any], mentions: list[dict[str, Any]]) -> bool:
+    """Whether the abstract names ``m``'s entity before ``m``."""
+    key = m["canonical"].lower()
+    return any(n["canonical"].lower() == key and n["start"] < m["start"] for n in mentions)
 
 
 def _ends_object(t: Token) -> bool:
@@ -256,15 +291,29 @@ class RoleAssigner:
                 for m in mentions:
                     if not cue_end <= m["token"] < min(sent.end, cue_end + 8):
                         continue
-                    if m["label"] == str(Label.TASK):
-                        continue
                     if not self._object_of_cue(doc, cue_end, m["token"]):
                         break  # "we propose a simple fix, which beats PPO": PPO is no object
-                    for n in self._names_of_object(doc, m, cue_end, mentions):
+                    names = self._names_of_object(doc, m, cue_end, mentions)
+                    # A task phrase is what a paper works on ("we propose to study X"), but a
+                    # task the cue names ("we propose Quantile Advantage Estimation (QAE)")
+                    # is the paper's technique, or, where the sentence says so, a new task,
+                    # unless the abstract named it before ("Diffusion alignment aims to ...
+                    # We introduce Diffusion Alignment as Variational EM (DAV)").
+                    if m["label"] == str(Label.TASK) and not (
+                        any(n is m for n in names) and not _named_before(m, mentions)
+                    ):
+                        continue
+                    for n in names:
                         self._mend(doc, n, cue_end, sent.end, mentions)
                         key = n["canonical"].lower()
                         proposed.add(key)
-                        if n["label"] in (str(Label.CONCEPT), str(Label.TASK)):
+                        if n["label"] == str(Label.TASK) and _called(doc, n, sent, _TASK_WORDS):
+                            pass  # "we introduce Visual Question Generation, a new task"
+                        elif n["label"] == str(Label.TASK) and _called(
+                            doc, n, sent, self.lexicon.dataset_heads
+                        ):
+                            relabel[key] = str(Label.DATASET)  # "VUDG, the first dataset ..."
+                        elif n["label"] in (str(Label.CONCEPT), str(Label.TASK)):
                             relabel[key] = str(Label.METHOD)  # a proposed technique is a method
                         elif n["label"] == str(Label.DATASET) and not self._dataset_cue(sent):
                             # "we propose FooNet, a sparse encoder": a contribution is a

@@ -159,9 +159,15 @@ def display_name(paper: Paper, mentions: list[Mention]) -> str:
             and " " not in m.text  # one coined word ("MetaEmbed"), not a phrase
         ):
             return m.text
-    for m in mentions:  # a proposed multi-word name ("Weighted Gaussian Mechanism")
+    for m in mentions:  # a proposed multi-word name ("Weighted Gaussian Mechanism"), or the
+        # acronym a proposal spells out ("a detection model (MindTS)"): the first proposal,
+        # which is the paper's, before the parts it goes on to propose
         if m.role == Rel.PROPOSES and is_name_like(m.text) and len(m.text) <= 60:
             return m.text
+        if m.role == Rel.PROPOSES and not paper.title.strip():
+            acronym = proposed_acronym([m])
+            if acronym:
+                return acronym
     if paper.title.strip():
         return paper.title if len(paper.title) <= 60 else _first_words(paper.title, 8)
     return (

@@ -850,3 +850,44 @@ def test_default_base_tokenizes_as_the_model_does() -> None:
         "self-supervised ViT-B/16 models' top-1 acc. of 81.2% vs. $10 on Jan. 5th :-)"
     )
     assert [t.text for t in ours(text)] == [t.text for t in shipped(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "label"),
+    [
+        # the recogniser reads these names as tasks; the cue says they are contributions
+        (
+            "We propose Quantile Advantage Estimation (QAE), replacing the mean with a "
+            "group-wise K-quantile baseline.",
+            "Quantile Advantage Estimation (QAE)",
+            Label.METHOD,
+        ),
+        (
+            "To bridge this gap, we introduce Multimodal Policy Internalization (MPI), a new "
+            "task that aims to internalize reasoning-intensive policies.",
+            "Multimodal Policy Internalization (MPI)",
+            Label.TASK,
+        ),
+        (
+            "To address this problem, we introduce Video Understanding Domain Generalization "
+            "(VUDG), the first dataset designed for it.",
+            "Video Understanding Domain Generalization (VUDG)",
+            Label.DATASET,
+        ),
+    ],
+)
+def test_a_task_a_proposal_cue_names_is_proposed(
+    extractor: Extractor, text: str, name: str, label: Label
+) -> None:
+    found = by_text(extractor.extract_texts([text])[0])
+    assert (found[name].type, found[name].role) == (label, Rel.PROPOSES), found
+
+
+def test_a_task_the_abstract_named_before_the_cue_is_not_proposed(extractor: Extractor) -> None:
+    text = (
+        "Diffusion alignment aims to optimize diffusion models for the downstream objective. "
+        "We introduce Diffusion Alignment as Variational Expectation-Maximization (DAV), a "
+        "framework that formulates diffusion alignment as an iterative process."
+    )
+    roles = {m.role for m in extractor.extract_texts([text])[0] if m.key == "diffusion-alignment"}
+    assert roles == {Rel.ADDRESSES}
