@@ -37,7 +37,7 @@ _SUBJECT_PHRASES = tuple(s for s in _SUBJECTS if " " in s)
 #: "a new benchmark: FooBench", "a method—FooNet", "an agentic workflow EvidenceLoop".
 _APPOSITION = frozenset({"", ",", ":", "-", "—", "–"})
 _APPOSED = frozenset({",", ":", "—", "–"})
-#: Words with which a sentence says that what it introduces is a task.
+#: Nouns with which a description in apposition says that a name is a task (:func:`_called`).
 _TASK_WORDS = frozenset({"task", "tasks", "problem", "problems"})
 #: Tags of the words a description in apposition may hold before the noun that says what kind
 #: of thing a name is: ", the first large-scale benchmark", ", a new task".

@@ -159,9 +159,10 @@ def display_name(paper: Paper, mentions: list[Mention]) -> str:
             and " " not in m.text  # one coined word ("MetaEmbed"), not a phrase
         ):
             return m.text
-    for m in mentions:  # a proposed multi-word name ("Weighted Gaussian Mechanism"), or the
-        # acronym a proposal spells out ("a detection model (MindTS)"): the first proposal,
-        # which is the paper's, before the parts it goes on to propose
+    # A proposed multi-word name ("Weighted Gaussian Mechanism"), or in an untitled paper the
+    # acronym a proposal spells out ("a detection model (MindTS)"): the first proposal, which
+    # is the paper's own, before the parts it goes on to propose.
+    for m in mentions:
         if m.role == Rel.PROPOSES and is_name_like(m.text) and len(m.text) <= 60:
             return m.text
         if m.role == Rel.PROPOSES and not paper.title.strip():
