@@ -9,7 +9,9 @@ conference to seconds.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
@@ -65,13 +67,31 @@ def char_tfidf(texts: Sequence[str], low: int = 3, high: int = 5) -> sp.csr_matr
     """Character ``low``–``high``-gram TF-IDF within words (lower-cased, split at white space),
     the numbers of ``TfidfVectorizer(analyzer="char_wb", ngram_range=(low, high),
     sublinear_tf=True)`` (a unit test checks it)."""
+    return tfidf_of_product(*char_bags(texts, low, high))
+
+
+def char_bags(texts: Sequence[str], low: int = 3, high: int = 5) -> tuple[sp.csr_matrix, ...]:
+    """The texts × words counts and the words × character n-grams counts whose product
+    :func:`char_tfidf` weighs."""
     words, vocab = bag_matrix([t.lower().split() for t in texts])
     grams, _ = bag_matrix([char_wb_ngrams(w, low, high) for w in vocab])
-    return tfidf_of_product(words, grams)
+    return words, grams
 
 
 #: Rows of a product :func:`tfidf_of_product` makes at a time.
 PRODUCT_BLOCK = 4096
+
+
+@dataclass
+class WeightedRows:
+    """The rows :func:`tfidf_blocks` weighs: where each row starts (``indptr``), each column's
+    number of rows (``df``), the width, and the rows' (data, indices) a block at a time, in
+    row order (an iterator: each block is made when asked for)."""
+
+    indptr: np.ndarray
+    df: np.ndarray
+    columns: int
+    blocks: Iterator[tuple[np.ndarray, np.ndarray]]
 
 
 def tfidf_of_product(
@@ -79,13 +99,7 @@ def tfidf_of_product(
 ) -> sp.csr_matrix:
     """The counts ``left @ right`` as L2-normalised TF-IDF rows (sublinear tf, smoothed idf:
     scikit-learn's ``TfidfVectorizer(sublinear_tf=True)`` weighting), made ``block`` rows at a
-    time.
-
-    The product of a corpus's texts × words and words × character n-grams has thousands of
-    cells per text; made whole, in int64 and then float64 with a squared copy for the norms,
-    it took about five times the memory of the float32 result. Block by block, the counts wait
-    as int32 until the idf (which needs every row) is known, and each block is weighted into
-    the preallocated result: each row gets the same operations whatever the block.
+    time (:func:`tfidf_blocks`) into one matrix.
 
     >>> import numpy as np, scipy.sparse as sp
     >>> a = sp.random(9, 5, density=0.5, format="csr", random_state=1)
@@ -97,33 +111,67 @@ def tfidf_of_product(
     ...     for k in ("data", "indices", "indptr"))
     True
     """
+    rows = tfidf_blocks(left, right, block)
+    data = np.empty(int(rows.indptr[-1]), dtype=np.float32)
+    indices = np.empty(int(rows.indptr[-1]), dtype=np.int32)
+    at = 0
+    for values, columns in rows.blocks:
+        data[at : at + len(values)] = values
+        indices[at : at + len(values)] = columns
+        at += len(values)
+    return sp.csr_matrix((data, indices, rows.indptr), shape=(left.shape[0], rows.columns))
+
+
+def tfidf_blocks(
+    left: sp.csr_matrix, right: sp.csr_matrix, block: int = PRODUCT_BLOCK,
+    spill: Path | None = None,
+) -> WeightedRows:  # fmt: skip
+    """The weighted rows of :func:`tfidf_of_product`, a block at a time.
+
+    The product of a corpus's texts × words and words × character n-grams has thousands of
+    cells per text; made whole, in int64 and then float64 with a squared copy for the norms,
+    it took about five times the memory of the float32 result. Block by block, the counts wait
+    as int32 until the idf (which needs every row) is known, and each block is weighted when
+    asked for: each row gets the same operations whatever the block. With ``spill`` (a folder),
+    the counts wait in files there instead of in memory.
+    """
     n, width = left.shape[0], right.shape[1]
-    counts: list[sp.csr_matrix] = []
+    counts: list[sp.csr_matrix | Path] = []
     df = np.zeros(width, dtype=np.int64)
+    sizes = []
     for lo in range(0, n, block):
         part = (left[lo : lo + block] @ right).tocsr()
         part.sort_indices()
         df += np.bincount(part.indices, minlength=width)
-        counts.append(sp.csr_matrix((part.data.astype(np.int32), part.indices.astype(np.int32),
-                                     part.indptr), shape=part.shape))  # fmt: skip
+        sizes.append(np.diff(part.indptr))
+        kept = sp.csr_matrix((part.data.astype(np.int32), part.indices.astype(np.int32),
+                              part.indptr), shape=part.shape)  # fmt: skip
+        if spill is None:
+            counts.append(kept)
+        else:
+            path = spill / f"counts-{lo}.npz"
+            sp.save_npz(path, kept, compressed=False)
+            counts.append(path)
     idf = np.log((1 + n) / (1 + df)) + 1.0
     indptr = np.zeros(n + 1, dtype=np.int64)
-    sizes = np.concatenate([np.diff(c.indptr) for c in counts]) if counts else np.zeros(0)
-    np.cumsum(sizes, out=indptr[1:])
-    data = np.empty(int(indptr[-1]), dtype=np.float32)
-    indices = np.empty(int(indptr[-1]), dtype=np.int32)
-    waiting = deque(counts)  # each block's counts are freed as the result fills up
-    del counts
-    for lo_row in range(0, n, block):
-        lo, hi = indptr[lo_row], indptr[min(lo_row + block, n)]
-        X = waiting.popleft().astype(np.float64)
-        X.data = (np.log(X.data) + 1.0) * idf[X.indices]
-        norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
-        norms[norms == 0] = 1.0
-        X.data /= np.repeat(norms, np.diff(X.indptr))
-        data[lo:hi] = X.data
-        indices[lo:hi] = X.indices
-    return sp.csr_matrix((data, indices, indptr), shape=(n, width))
+    np.cumsum(np.concatenate(sizes) if sizes else np.zeros(0, dtype=np.int64), out=indptr[1:])
+
+    def weighted() -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        waiting = deque(counts)  # each block's counts are freed as its rows are weighted
+        counts.clear()
+        while waiting:
+            kept = waiting.popleft()
+            if isinstance(kept, Path):
+                path, kept = kept, sp.load_npz(kept)
+                path.unlink()
+            X = kept.astype(np.float64)
+            X.data = (np.log(X.data) + 1.0) * idf[X.indices]
+            norms = np.sqrt(np.asarray(X.multiply(X).sum(axis=1)).ravel())
+            norms[norms == 0] = 1.0
+            X.data /= np.repeat(norms, np.diff(X.indptr))
+            yield X.data.astype(np.float32), X.indices.astype(np.int32)
+
+    return WeightedRows(indptr, df, width, weighted())
 
 
 def mean_rows(

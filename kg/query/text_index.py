@@ -178,6 +178,38 @@ class TextIndex:
             title_vectors=sentence_vectors[np.asarray(offsets[:-1], dtype=np.int64)],
         )
 
+    @classmethod
+    def write(cls, folder: Path, papers: list[tuple[str, str, str]], signature: Any) -> None:
+        """What :meth:`from_papers` then :meth:`save` write, a view at a time, each freed once
+        written: a big corpus's character n-grams (:func:`write_char_rows`) go to their files
+        block by block, by row and by column, and never whole into memory."""
+        from kg.graph.similarity import tfidf_matrix
+
+        folder.mkdir(parents=True, exist_ok=True)
+
+        def save(arrays: dict[str, np.ndarray]) -> None:
+            for name, array in arrays.items():
+                np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+
+        texts, sentences, codes, offsets, sentence_vectors, dense = _embedded(papers)
+        save({
+            "ids": np.asarray([pid for pid, _, _ in papers], dtype=str),
+            "dense": dense,
+            "sentence_text": (text := Sentences.of(sentences)).buffer,
+            "sentence_offsets": text.offsets,
+            "sentence_vectors": sentence_vectors,
+            "sentence_facets": np.asarray(codes, dtype=np.int8),
+            "offsets": np.asarray(offsets, dtype=np.int64),
+            "title_vectors": sentence_vectors[np.asarray(offsets[:-1], dtype=np.int64)],
+        })  # fmt: skip
+        del sentences, codes, offsets, sentence_vectors, dense, text
+        words = SparseRows.of(tfidf_matrix(texts)[0].astype(np.float32))
+        save(cls.sparse_arrays("words", words))
+        meta = {"signature": signature, "words": words.columns}
+        del words
+        meta["chars"] = write_char_rows(folder, "chars", texts)
+        (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+
     def _arrays(self) -> dict[str, np.ndarray]:
         """The arrays :meth:`save` writes, one ``.npy`` file each, by name."""
         sentences = self.sentences
@@ -494,15 +526,15 @@ def load_text_index(
     papers = _paper_texts(graph_path)
     if on_build is not None:
         on_build(len(papers))
-    index = TextIndex.from_papers(papers)
-    _replace_folder(cached, lambda folder: index.save(folder, signature))
-    return index
+    if _replace_folder(cached, lambda folder: TextIndex.write(folder, papers, signature)):
+        return TextIndex.open(cached)[1]
+    return TextIndex.from_papers(papers)  # (a cache folder that cannot be written)
 
 
-def _replace_folder(target: Path, write: Callable[[Path], None]) -> None:
+def _replace_folder(target: Path, write: Callable[[Path], None]) -> bool:
     """Write a folder beside ``target`` and swap it in: a reader finds the old complete folder,
-    the new one, or none (then it makes the index itself). A read-only cache folder only costs
-    time."""
+    the new one, or none (then it makes the index itself). Whether it is in place: a
+    read-only cache folder only costs time."""
     import shutil
 
     from kg.atomic import temp_path
@@ -515,7 +547,106 @@ def _replace_folder(target: Path, write: Callable[[Path], None]) -> None:
             target.rename(old)
         temp.rename(target)
         shutil.rmtree(old, ignore_errors=True)
+        return True
     except OSError:
-        pass
+        return False
     finally:
         shutil.rmtree(temp, ignore_errors=True)
+
+
+#: Entries of a character n-gram matrix :func:`write_char_rows` gathers for one range of its
+#: columns at a time (rows, columns and values: 12 bytes each, and the sort's order).
+COLUMN_BUDGET = 1 << 24
+#: Rows it reads back at a time while it gathers them.
+READ_ROWS = 8192
+
+
+def write_char_rows(folder: Path, view: str, texts: Sequence[str]) -> int:
+    """Write the character n-gram TF-IDF of ``texts`` (:func:`kg.query.bags.char_tfidf`) as
+    :meth:`TextIndex.sparse_arrays` names it, by row and by column, and return its width.
+
+    Neither the matrix nor its counts are ever whole in memory: the counts wait in files
+    (:func:`~kg.query.bags.tfidf_blocks`), the weighted rows are appended to their files block
+    by block, and the columns are gathered from those files a range of columns at a time
+    (:data:`COLUMN_BUDGET` entries), each range sorted by column, rows in order within a
+    column: the arrays :meth:`SparseRows.of` makes in memory (a unit test compares them)."""
+    from kg.query.bags import char_bags, tfidf_blocks
+
+    spill = folder / f"{view}-counts"
+    spill.mkdir()
+    rows = tfidf_blocks(*char_bags(texts), spill=spill)
+    n, nnz = len(rows.indptr) - 1, int(rows.indptr[-1])
+    data, indices = folder / f"{view}_data.npy", folder / f"{view}_indices.npy"
+    with _NpyWriter(data, np.float32, nnz) as d, _NpyWriter(indices, np.int32, nnz) as i:
+        for values, columns in rows.blocks:
+            d.write(values)
+            i.write(columns)
+    spill.rmdir()
+    # int32 where every index fits, as scipy makes a matrix's indptr
+    small = max(nnz, n, rows.columns) <= np.iinfo(np.int32).max
+    indptr = rows.indptr.astype(np.int32) if small else rows.indptr
+    np.save(folder / f"{view}_indptr.npy", indptr, allow_pickle=False)
+    colptr = np.zeros(rows.columns + 1, dtype=np.int64)
+    np.cumsum(rows.df, out=colptr[1:])
+    np.save(folder / f"{view}_colptr.npy", colptr, allow_pickle=False)
+    out_rows = _NpyWriter(folder / f"{view}_colrows.npy", np.int32, nnz)
+    out_data = _NpyWriter(folder / f"{view}_coldata.npy", np.float32, nnz)
+    with out_rows, out_data:
+        first = 0
+        while first < rows.columns:
+            # the columns whose entries fit the budget (at least one column)
+            last = int(np.searchsorted(colptr, colptr[first] + COLUMN_BUDGET, side="right")) - 1
+            last = min(max(last, first + 1), rows.columns)
+            found_rows, found_columns, found_values = [], [], []
+            for lo in range(0, n, READ_ROWS):
+                hi = min(lo + READ_ROWS, n)
+                a, b = int(rows.indptr[lo]), int(rows.indptr[hi])
+                columns = _read_npy(indices, a, b)
+                keep = (columns >= first) & (columns < last)
+                if not keep.any():
+                    continue
+                lengths = np.diff(rows.indptr[lo : hi + 1])
+                owner = np.repeat(np.arange(lo, hi, dtype=np.int32), lengths)
+                found_rows.append(owner[keep])
+                found_columns.append(columns[keep])
+                found_values.append(_read_npy(data, a, b)[keep])
+            if found_columns:
+                order = np.argsort(np.concatenate(found_columns), kind="stable")
+                out_rows.write(np.concatenate(found_rows)[order])
+                out_data.write(np.concatenate(found_values)[order])
+            first = last
+    return rows.columns
+
+
+class _NpyWriter:
+    """A ``.npy`` file of a 1-D array of ``length`` items of ``dtype``, written in pieces, in
+    order (the header first: the length is known)."""
+
+    def __init__(self, path: Path, dtype: Any, length: int) -> None:
+        self.dtype, self.length, self.written = np.dtype(dtype), length, 0
+        self.file = open(path, "wb")  # noqa: SIM115  (closed by __exit__)
+        header = {"descr": np.lib.format.dtype_to_descr(self.dtype), "fortran_order": False,
+                  "shape": (length,)}  # fmt: skip
+        np.lib.format.write_array_header_1_0(self.file, header)
+
+    def write(self, array: np.ndarray) -> None:
+        self.file.write(np.ascontiguousarray(array, dtype=self.dtype).tobytes())
+        self.written += len(array)
+
+    def __enter__(self) -> _NpyWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.file.close()
+        if exc[0] is None and self.written != self.length:
+            raise ValueError(f"{self.file.name}: {self.written} of {self.length} items written")
+
+
+def _read_npy(path: Path, start: int, end: int) -> np.ndarray:
+    """Items ``start``..``end`` of the 1-D array in the ``.npy`` file at ``path``, read (not
+    mapped: what a pass over a big file maps stays counted in the process's memory)."""
+    with open(path, "rb") as f:
+        np.lib.format.read_magic(f)
+        _, _, dtype = np.lib.format.read_array_header_1_0(f)
+        offset = f.tell()
+    return np.fromfile(path, dtype=dtype, count=end - start, offset=offset + start * dtype.itemsize)

@@ -266,3 +266,27 @@ def test_cosines_of_a_query_cut_to_its_heaviest_columns() -> None:
         assert b - a > 5
         assert np.allclose(chars.cosines(i, top=5), dense @ query, atol=1e-6)
         assert np.allclose(chars.cosines(i, top=b - a), chars.scanned_cosines(i), atol=1e-6)
+
+
+def test_an_index_written_a_view_at_a_time_is_the_one_made_in_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # TextIndex.write keeps a big corpus's character n-grams out of memory: the counts wait in
+    # files and the columns are gathered a range at a time. Small ranges and reads make the
+    # seeds take every path: several ranges, several blocks of rows, a range a block skips.
+    from kg.query import text_index
+    from kg.query.text_index import TextIndex
+
+    monkeypatch.setattr(text_index, "COLUMN_BUDGET", 500)
+    monkeypatch.setattr(text_index, "READ_ROWS", 3)
+    papers = papers_of(graph())
+    TextIndex.from_papers(papers).save(tmp_path / "memory", signature=[1])
+    TextIndex.write(tmp_path / "written", papers, signature=[1])
+    files = sorted(p.name for p in (tmp_path / "memory").iterdir())
+    assert files == sorted(p.name for p in (tmp_path / "written").iterdir())
+    for name in files:
+        if name.endswith(".npy"):
+            a, b = (np.load(tmp_path / d / name) for d in ("memory", "written"))
+            assert a.dtype == b.dtype and np.array_equal(a, b), name
+    meta = [(tmp_path / d / "meta.json").read_text() for d in ("memory", "written")]
+    assert json.loads(meta[0]) == json.loads(meta[1])
