@@ -73,9 +73,45 @@ def char_tfidf(texts: Sequence[str], low: int = 3, high: int = 5) -> sp.csr_matr
 def char_bags(texts: Sequence[str], low: int = 3, high: int = 5) -> tuple[sp.csr_matrix, ...]:
     """The texts × words counts and the words × character n-grams counts whose product
     :func:`char_tfidf` weighs."""
-    words, vocab = bag_matrix([t.lower().split() for t in texts])
+    words, vocab = word_bags(texts)
     grams, _ = bag_matrix([char_wb_ngrams(w, low, high) for w in vocab])
     return words, grams
+
+
+#: Texts :func:`word_bags` splits into words at a time.
+WORD_BLOCK = 8192
+
+
+def word_bags(texts: Sequence[str]) -> tuple[sp.csr_matrix, dict[str, int]]:
+    """:func:`bag_matrix` of the texts' lower-cased words (split at white space), a block of
+    texts split at a time: a corpus's words, all split at once, took twice the memory of the
+    whole index's character n-grams.
+
+    >>> X, vocab = word_bags(["A b a", "c"])
+    >>> X.toarray().tolist(), vocab
+    ([[2, 1, 0], [0, 0, 1]], {'a': 0, 'b': 1, 'c': 2})
+    """
+    columns: dict[str, int] = {}
+    lengths, indices = [], []
+    for lo in range(0, len(texts), WORD_BLOCK):
+        docs = [t.lower().split() for t in texts[lo : lo + WORD_BLOCK]]
+        for word in dict.fromkeys(t for doc in docs for t in doc):  # first seen, first numbered
+            if word not in columns:
+                columns[word] = len(columns)
+        sizes = np.fromiter((len(doc) for doc in docs), dtype=np.int64, count=len(docs))
+        lengths.append(sizes)
+        indices.append(np.fromiter(
+            (columns[t] for doc in docs for t in doc), dtype=np.int64, count=int(sizes.sum())
+        ))  # fmt: skip
+    indptr = np.zeros(len(texts) + 1, dtype=np.int64)
+    if lengths:
+        np.cumsum(np.concatenate(lengths), out=indptr[1:])
+    every = np.concatenate(indices) if indices else np.zeros(0, dtype=np.int64)
+    X = sp.csr_matrix(
+        (np.ones(len(every), dtype=np.int64), every, indptr), shape=(len(texts), len(columns))
+    )
+    X.sum_duplicates()
+    return X, columns
 
 
 #: Rows of a product :func:`tfidf_of_product` makes at a time.

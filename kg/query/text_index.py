@@ -33,7 +33,7 @@ import numpy as np
 from kg.query.facets import FACETS, OTHER, facets
 from kg.query.vectors import common_direction, sif_vectors, sif_weights, without
 
-TEXT_INDEX_VERSION = 6
+TEXT_INDEX_VERSION = 7
 #: In a big corpus (:data:`kg.schema.BIG_CORPUS_PAPERS`) a query's candidates are chosen on
 #: its CHAR_COLUMNS heaviest character n-grams (:meth:`TextIndex.paper_signals`), and then
 #: compared on all of them (:meth:`TextIndex.candidate_signals`).

@@ -25,6 +25,8 @@ WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
 SIF_A = 1e-3
 #: Texts :func:`sif_vectors` splits into words at a time.
 TEXT_BLOCK = 8192
+#: Rows of vectors :func:`common_direction` and :func:`without` work on at a time.
+ROW_BLOCK = 65536
 
 
 def words(text: str) -> list[str]:
@@ -65,11 +67,11 @@ def sif_vectors(texts: Sequence[str], weights: dict[str, float]) -> np.ndarray:
 
     # A block of texts at a time: a corpus's sentences, all split into words at once, took
     # far more memory than their vectors (each row is the same either way).
-    blocks = [
-        mean_rows([words(t) for t in texts[i : i + TEXT_BLOCK]], vocab, matrix, weight)
-        for i in range(0, len(texts), TEXT_BLOCK)
-    ]
-    return np.vstack(blocks) if blocks else mean_rows([], vocab, matrix, weight)
+    out = np.empty((len(texts), matrix.shape[1]), dtype=np.float32)
+    for i in range(0, len(texts), TEXT_BLOCK):
+        block = [words(t) for t in texts[i : i + TEXT_BLOCK]]
+        out[i : i + len(block)] = mean_rows(block, vocab, matrix, weight)
+    return out
 
 
 def common_direction(rows: np.ndarray) -> np.ndarray:
@@ -77,16 +79,25 @@ def common_direction(rows: np.ndarray) -> np.ndarray:
     if not len(rows):
         return np.zeros(rows.shape[1], dtype=np.float32)
     # the top eigenvector of rows' Gram matrix (dimensions x dimensions): the same direction
-    # as the first right singular vector, at a fraction of an SVD of all the rows
-    gram = rows.T.astype(np.float64) @ rows
+    # as the first right singular vector, at a fraction of an SVD of all the rows; summed a
+    # block of rows at a time (a corpus's sentence vectors in float64 took twice their memory)
+    gram = np.zeros((rows.shape[1], rows.shape[1]))
+    for i in range(0, len(rows), ROW_BLOCK):
+        block = rows[i : i + ROW_BLOCK].astype(np.float64)
+        gram += block.T @ block
     direction = np.linalg.eigh(gram)[1][:, -1]
     return direction.astype(np.float32)
 
 
 def without(rows: np.ndarray, direction: np.ndarray) -> np.ndarray:
     """``rows`` minus their component along ``direction``, scaled to unit length (zero rows stay
-    zero)."""
-    rows = rows - np.outer(rows @ direction, direction)
-    norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    norms[norms == 0] = 1.0
-    return (rows / norms).astype(np.float32)
+    zero); a block of rows at a time, each step of which made a copy of all of them."""
+    out = np.empty(rows.shape, dtype=np.float32)
+    for i in range(0, len(rows), ROW_BLOCK):
+        block = rows[i : i + ROW_BLOCK]
+        # a product row by row: its sums do not depend on how many rows the block has
+        block = block - np.outer(np.einsum("ij,j->i", block, direction), direction)
+        norms = np.linalg.norm(block, axis=1, keepdims=True)
+        norms[norms == 0] = 1.0
+        out[i : i + len(block)] = block / norms
+    return out
