@@ -290,3 +290,26 @@ def test_an_index_written_a_view_at_a_time_is_the_one_made_in_memory(
             assert a.dtype == b.dtype and np.array_equal(a, b), name
     meta = [(tmp_path / d / "meta.json").read_text() for d in ("memory", "written")]
     assert json.loads(meta[0]) == json.loads(meta[1])
+
+
+def test_word_bags_and_sentence_vectors_do_not_depend_on_their_blocks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kg.query import bags, vectors
+    from kg.query.bags import bag_matrix, word_bags
+
+    texts = [f"{title} {abstract}" for _, title, abstract in papers_of(graph())]
+    whole, vocab = bag_matrix([t.lower().split() for t in texts])
+    rows = vectors.sif_vectors(texts, vectors.sif_weights(texts))
+    direction = vectors.common_direction(rows)
+    unit = vectors.without(rows, direction)
+    monkeypatch.setattr(bags, "WORD_BLOCK", 2)
+    monkeypatch.setattr(vectors, "ROW_BLOCK", 3)
+    monkeypatch.setattr(vectors, "TEXT_BLOCK", 2)
+    blocked, blocked_vocab = word_bags(texts)
+    assert list(blocked_vocab) == list(vocab)
+    assert all(np.array_equal(getattr(whole, k), getattr(blocked, k))
+               for k in ("data", "indices", "indptr"))  # fmt: skip
+    assert np.array_equal(vectors.sif_vectors(texts, vectors.sif_weights(texts)), rows)
+    assert np.allclose(vectors.common_direction(rows), direction, atol=1e-6)
+    assert np.array_equal(vectors.without(rows, direction), unit)
