@@ -29,6 +29,7 @@ from typing import Any
 
 from kg.extract.lexicon import load_lexicon
 from kg.extract.long_forms import is_acronym
+from kg.extract.names import COINED
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Entity, Mention
 from kg.resolve.kinds import (
@@ -124,6 +125,8 @@ def _dataset_or_not(key: str, name: str) -> Label:
     return Label.DATASET
 
 
+#: Head words after a name that only say what kind of thing it names (``name_heads.txt``).
+_NAME_HEADS = frozenset(word_list("name_heads.txt"))
 #: A hyphenated spelling joins the other only when at least 1 in this many papers write it.
 MIN_VARIANT_SHARE = 10
 #: A word that starts with a prefix written with or without a hyphen (``joined_prefixes.txt``)
@@ -296,7 +299,7 @@ class Resolver:
                 self.listed_long_forms.add(expand[acr])
         long_forms = set(expand.values())
         expand.update(self._written_out(expand))
-        hyphenated = self._hyphenated(expand)
+        hyphenated = self._hyphenated(expand) | self._named_with_head(expand)
         expand = _through(expand, hyphenated)
         long_forms = {hyphenated.get(k, k) for k in long_forms}
         old = self.expanded
@@ -340,6 +343,34 @@ class Resolver:
             if spelled != key and spelled in self.papers and spelled not in expand:
                 found[key] = spelled
         return found
+
+    def _named_with_head(self, expand: dict[str, str]) -> dict[str, str]:
+        """A name with a head word that says what kind of thing it is, to the name: "GRPO
+        algorithm" is GRPO, "CLIP model" CLIP, "GAN models" GAN, "RNN architectures" RNN
+        (``name_heads.txt``), when the name is coined however it is written
+        (:data:`~kg.extract.names.COINED`: not "Domain Adaptation", nor "diffusion", which a
+        sentence may open with "Diffusion"), and its mentions most often a method ("NLI models"
+        are models for a task), and the phrase opens with it as written ("multimodal models" are
+        no "MultiModal"). Not "ReLU networks": networks are no kind of ReLU."""
+        found: dict[str, str] = {}
+        for key in self.papers:
+            name, _, head = key.rpartition("-")
+            if head not in _NAME_HEADS or key in expand or name not in self.named:
+                continue
+            method = self.label_votes.get((name, Label.METHOD.value), 0)
+            other = max(self.label_votes.get((name, label.value), 0) for label in TYPE_ORDER)
+            if method == other and self._coined(name) and self._coined(key, first_word=True):
+                found[key] = expand.get(name, name)
+        return found
+
+    def _coined(self, key: str, first_word: bool = False) -> bool:
+        """Whether every form the mentions of ``key`` write (its first word only, with
+        ``first_word``) is coined (:data:`~kg.extract.names.COINED`)."""
+        votes = self.name_votes
+        written = [form for form in self.aliases[key] if votes.get((key, form), 0)]
+        return bool(written) and all(
+            COINED.match(form.split()[0] if first_word else form) for form in written
+        )
 
     def _hyphenated(self, expand: dict[str, str]) -> dict[str, str]:
         """Keys with a word written without its prefix's hyphen, to the key written with it,

@@ -828,3 +828,21 @@ def test_a_field_and_a_kind_of_method_is_a_class_not_a_method() -> None:
     entities = resolve_entities(mentions)
     assert entities["concept:rl-algorithm"].paper_count == 3
     assert "method:ppo" in entities and "method:rl-algorithm" not in entities
+
+
+def test_a_name_with_a_kind_word_after_it_is_the_name() -> None:
+    """"GRPO algorithm" and "DiT models" are GRPO and DiT; "multimodal models" are no kind of
+    "MultiModal", "NLI models" no kind of the NLI task, "ReLU networks" no kind of ReLU."""
+    mentions = {
+        "p0": [mention("GRPO", Label.METHOD), mention("DiT", Label.METHOD),
+               mention("MultiModal", Label.METHOD), mention("NLI", Label.TASK),
+               mention("ReLU", Label.METHOD)],
+        "p1": [mention("GRPO algorithm", Label.METHOD), mention("DiT models", Label.METHOD),
+               mention("multimodal models", Label.CONCEPT), mention("NLI models", Label.METHOD),
+               mention("ReLU networks", Label.METHOD)],
+    }  # fmt: skip
+    resolve_entities(mentions)
+    grpo, dit, multimodal, nli, relu = mentions["p0"]
+    assert mentions["p1"][0].entity == grpo.entity and mentions["p1"][1].entity == dit.entity
+    for named, headed in zip((multimodal, nli, relu), mentions["p1"][2:], strict=True):
+        assert headed.entity != named.entity, headed.text
