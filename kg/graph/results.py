@@ -134,7 +134,8 @@ def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, 
         if m is not None and label_of.get(m.entity) == RESULT_TARGET[rel]
     }
     if ResultRel.ON_DATASET not in out and ResultRel.FOR_TASK not in out:
-        retyped = (m for m in mentions.values() if m is not None and m not in out.values())
+        linked = [id(m) for m in out.values()]
+        retyped = (m for m in mentions.values() if m is not None and id(m) not in linked)
         dataset = next((m for m in retyped if label_of.get(m.entity) == Label.DATASET), None)
         if dataset is not None:
             out[ResultRel.ON_DATASET] = dataset

@@ -162,20 +162,11 @@ class TextIndex:
     @classmethod
     def from_papers(cls, papers: list[tuple[str, str, str]]) -> TextIndex:
         """The index of ``papers``: (id, title, abstract) triples."""
-        from kg.graph.similarity import tfidf_matrix
         from kg.query.bags import char_tfidf
 
-        texts, sentences, codes, offsets, sentence_vectors, dense = _embedded(papers)
+        texts, views = _sentence_views(papers)
         return cls(
-            ids=[pid for pid, _, _ in papers],
-            words=SparseRows.of(tfidf_matrix(texts)[0].astype(np.float32)),
-            chars=SparseRows.of(char_tfidf(texts)),
-            dense=dense,
-            sentences=Sentences.of(sentences),
-            sentence_vectors=sentence_vectors,
-            sentence_facets=np.asarray(codes, dtype=np.int8),
-            offsets=np.asarray(offsets, dtype=np.int64),
-            title_vectors=sentence_vectors[np.asarray(offsets[:-1], dtype=np.int64)],
+            **views, words=_word_rows(texts), chars=SparseRows.of(char_tfidf(texts))
         )
 
     @classmethod
@@ -183,28 +174,12 @@ class TextIndex:
         """What :meth:`from_papers` then :meth:`save` write, a view at a time, each freed once
         written: a big corpus's character n-grams (:func:`write_char_rows`) go to their files
         block by block, by row and by column, and never whole into memory."""
-        from kg.graph.similarity import tfidf_matrix
-
         folder.mkdir(parents=True, exist_ok=True)
-
-        def save(arrays: dict[str, np.ndarray]) -> None:
-            for name, array in arrays.items():
-                np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
-
-        texts, sentences, codes, offsets, sentence_vectors, dense = _embedded(papers)
-        save({
-            "ids": np.asarray([pid for pid, _, _ in papers], dtype=str),
-            "dense": dense,
-            "sentence_text": (text := Sentences.of(sentences)).buffer,
-            "sentence_offsets": text.offsets,
-            "sentence_vectors": sentence_vectors,
-            "sentence_facets": np.asarray(codes, dtype=np.int8),
-            "offsets": np.asarray(offsets, dtype=np.int64),
-            "title_vectors": sentence_vectors[np.asarray(offsets[:-1], dtype=np.int64)],
-        })  # fmt: skip
-        del sentences, codes, offsets, sentence_vectors, dense, text
-        words = SparseRows.of(tfidf_matrix(texts)[0].astype(np.float32))
-        save(cls.sparse_arrays("words", words))
+        texts, views = _sentence_views(papers)
+        _save_arrays(folder, cls.plain_arrays(views))
+        del views
+        words = _word_rows(texts)
+        _save_arrays(folder, cls.sparse_arrays("words", words))
         meta = {"signature": signature, "words": words.columns}
         del words
         meta["chars"] = write_char_rows(folder, "chars", texts)
@@ -212,20 +187,27 @@ class TextIndex:
 
     def _arrays(self) -> dict[str, np.ndarray]:
         """The arrays :meth:`save` writes, one ``.npy`` file each, by name."""
-        sentences = self.sentences
+        return {
+            **self.plain_arrays(vars(self)),
+            **self.sparse_arrays("words", self.words),
+            **self.sparse_arrays("chars", self.chars),
+        }
+
+    @staticmethod
+    def plain_arrays(views: dict[str, Any]) -> dict[str, np.ndarray]:
+        """The arrays of every view but the sparse ones (``views``: the fields by name)."""
+        sentences = views["sentences"]
         if not isinstance(sentences, Sentences):
             sentences = Sentences.of(list(sentences))
         return {
-            "ids": np.asarray(self.ids, dtype=str),
-            **self.sparse_arrays("words", self.words),
-            **self.sparse_arrays("chars", self.chars),
-            "dense": self.dense,
+            "ids": np.asarray(views["ids"], dtype=str),
+            "dense": views["dense"],
             "sentence_text": sentences.buffer,
             "sentence_offsets": sentences.offsets,
-            "sentence_vectors": self.sentence_vectors,
-            "sentence_facets": self.sentence_facets,
-            "offsets": self.offsets,
-            "title_vectors": self.title_vectors,
+            "sentence_vectors": views["sentence_vectors"],
+            "sentence_facets": views["sentence_facets"],
+            "offsets": views["offsets"],
+            "title_vectors": views["title_vectors"],
         }
 
     @staticmethod
@@ -240,8 +222,7 @@ class TextIndex:
         """Write the index as a folder of ``.npy`` files, and last ``meta.json`` with
         ``signature`` and the matrices' widths: a folder without it is incomplete."""
         folder.mkdir(parents=True, exist_ok=True)
-        for name, array in self._arrays().items():
-            np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+        _save_arrays(folder, self._arrays())
         meta = {"signature": signature, "words": self.words.columns, "chars": self.chars.columns}
         (folder / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
 
@@ -423,6 +404,33 @@ def spans(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     return np.repeat(starts - np.cumsum(lengths) + lengths, lengths) + np.arange(lengths.sum())
 
 
+def _sentence_views(papers: list[tuple[str, str, str]]) -> tuple[list[str], dict[str, Any]]:
+    """The papers' texts (title and abstract) and the :class:`TextIndex` fields that are no
+    TF-IDF matrix, by name."""
+    texts, sentences, codes, offsets, sentence_vectors, dense = _embedded(papers)
+    return texts, {
+        "ids": [pid for pid, _, _ in papers],
+        "dense": dense,
+        "sentences": Sentences.of(sentences),
+        "sentence_vectors": sentence_vectors,
+        "sentence_facets": np.asarray(codes, dtype=np.int8),
+        "offsets": np.asarray(offsets, dtype=np.int64),
+        "title_vectors": sentence_vectors[np.asarray(offsets[:-1], dtype=np.int64)],
+    }
+
+
+def _word_rows(texts: list[str]) -> SparseRows:
+    """The word TF-IDF view of ``texts`` (kg's, :func:`kg.graph.similarity.tfidf_matrix`)."""
+    from kg.graph.similarity import tfidf_matrix
+
+    return SparseRows.of(tfidf_matrix(texts)[0].astype(np.float32))
+
+
+def _save_arrays(folder: Path, arrays: dict[str, np.ndarray]) -> None:
+    for name, array in arrays.items():
+        np.save(folder / f"{name}.npy", np.ascontiguousarray(array), allow_pickle=False)
+
+
 def _sentences(papers: list[tuple[str, str, str]]) -> tuple[list[str], list[int], list[int]]:
     """Every paper's title and sentences, their facet codes, and where each paper's start."""
     sentences: list[str] = []
@@ -589,6 +597,7 @@ def write_char_rows(folder: Path, view: str, texts: Sequence[str]) -> int:
     colptr = np.zeros(rows.columns + 1, dtype=np.int64)
     np.cumsum(rows.df, out=colptr[1:])
     np.save(folder / f"{view}_colptr.npy", colptr, allow_pickle=False)
+    read_indices, read_data = _npy_reader(indices), _npy_reader(data)
     out_rows = _NpyWriter(folder / f"{view}_colrows.npy", np.int32, nnz)
     out_data = _NpyWriter(folder / f"{view}_coldata.npy", np.float32, nnz)
     with out_rows, out_data:
@@ -601,7 +610,7 @@ def write_char_rows(folder: Path, view: str, texts: Sequence[str]) -> int:
             for lo in range(0, n, READ_ROWS):
                 hi = min(lo + READ_ROWS, n)
                 a, b = int(rows.indptr[lo]), int(rows.indptr[hi])
-                columns = _read_npy(indices, a, b)
+                columns = read_indices(a, b)
                 keep = (columns >= first) & (columns < last)
                 if not keep.any():
                     continue
@@ -609,7 +618,7 @@ def write_char_rows(folder: Path, view: str, texts: Sequence[str]) -> int:
                 owner = np.repeat(np.arange(lo, hi, dtype=np.int32), lengths)
                 found_rows.append(owner[keep])
                 found_columns.append(columns[keep])
-                found_values.append(_read_npy(data, a, b)[keep])
+                found_values.append(read_data(a, b)[keep])
             if found_columns:
                 order = np.argsort(np.concatenate(found_columns), kind="stable")
                 out_rows.write(np.concatenate(found_rows)[order])
@@ -642,11 +651,18 @@ class _NpyWriter:
             raise ValueError(f"{self.file.name}: {self.written} of {self.length} items written")
 
 
-def _read_npy(path: Path, start: int, end: int) -> np.ndarray:
-    """Items ``start``..``end`` of the 1-D array in the ``.npy`` file at ``path``, read (not
-    mapped: what a pass over a big file maps stays counted in the process's memory)."""
+def _npy_reader(path: Path) -> Callable[[int, int], np.ndarray]:
+    """A function that reads items ``start``..``end`` of the 1-D array in the ``.npy`` file at
+    ``path`` (read, not mapped: what a pass over a big file maps stays counted in the process's
+    memory)."""
     with open(path, "rb") as f:
         np.lib.format.read_magic(f)
         _, _, dtype = np.lib.format.read_array_header_1_0(f)
         offset = f.tell()
-    return np.fromfile(path, dtype=dtype, count=end - start, offset=offset + start * dtype.itemsize)
+
+    def read(start: int, end: int) -> np.ndarray:
+        return np.fromfile(
+            path, dtype=dtype, count=end - start, offset=offset + start * dtype.itemsize
+        )
+
+    return read

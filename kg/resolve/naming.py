@@ -171,9 +171,9 @@ def display_name(paper: Paper, mentions: list[Mention]) -> str:
                 return acronym
     if paper.title.strip():
         return paper.title if len(paper.title) <= 60 else _first_words(paper.title, 8)
+    # (an untitled paper's proposed acronym named it in the loop above)
     return (
-        proposed_acronym(mentions)
-        or topic_phrase(paper.abstract, mentions)
+        topic_phrase(paper.abstract, mentions)
         or next((k for k in paper.keywords if 0 < len(k) <= 60), None)
         # An abstract with no entity at all (a few words, or none): nothing else to go by.
         or _first_words(re.sub(r"\s+", " ", paper.abstract))

@@ -152,13 +152,14 @@ def _one_split(parts: list[str], split: list[str]) -> Iterator[str]:
             yield "-".join([*parts[:i], new, *parts[i + 1 :]])
 
 
-def _through(expand: dict[str, str], hyphenated: dict[str, str]) -> dict[str, str]:
-    """``expand`` and ``hyphenated`` as one map, each key taken one step further when its
-    target is a key too (unless that leads back to it): an acronym whose long form is written
-    without a hyphen goes to the hyphenated key, and "MMDiT", defined as "multimodal DiT", to
-    the phrase written out, "multimodal diffusion transformer" (:meth:`Resolver._written_out`).
+def _through(expand: dict[str, str], variants: dict[str, str]) -> dict[str, str]:
+    """``expand`` and ``variants`` (other spellings of a key) as one map, each key taken one
+    step further when its target is a key too (unless that leads back to it): an acronym whose
+    long form is written without a hyphen goes to the hyphenated key, and "MMDiT", defined as
+    "multimodal DiT", to the phrase written out, "multimodal diffusion transformer"
+    (:meth:`Resolver._written_out`).
     """
-    both = {**expand, **hyphenated}
+    both = {**expand, **variants}
     return {k: further if (further := both.get(v, v)) != k else v for k, v in both.items()}
 
 
@@ -299,9 +300,10 @@ class Resolver:
                 self.listed_long_forms.add(expand[acr])
         long_forms = set(expand.values())
         expand.update(self._written_out(expand))
-        hyphenated = self._hyphenated(expand) | self._named_with_head(expand)
-        expand = _through(expand, hyphenated)
-        long_forms = {hyphenated.get(k, k) for k in long_forms}
+        # keys written otherwise than the final one: "finetuning", "GRPO algorithm"
+        variants = self._hyphenated(expand) | self._named_with_head(expand)
+        expand = _through(expand, variants)
+        long_forms = {variants.get(k, k) for k in long_forms}
         old = self.expanded
         # The final keys whose entity may differ: where changed keys go now, and went before
         # (an acronym whose definitions changed is among the changed keys, a phrase whose
