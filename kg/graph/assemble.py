@@ -10,9 +10,10 @@ into one topic (:mod:`kg.graph.topics`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from kg.graph.paper_link import PaperLink
 from kg.graph.relations import kind_tasks, relation_links, result_relations, shared_kinds
 from kg.graph.results import result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
@@ -20,11 +21,9 @@ from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
 from kg.resolve.kinds import names_a_kind, worth_a_node
 from kg.schema import (
     DEFAULT_ROLE,
-    EVIDENCE_KIND_ATTR,
     KEY,
     LABEL_ATTR,
     NAME,
-    TYPE_ATTR,
     EntityRel,
     Label,
     Rel,
@@ -109,7 +108,8 @@ def graph_data(
     ``results``: the results each paper reports, which become Result nodes; ``topics``: group
     the papers into Topic nodes (:func:`kg.graph.topics.add_topics`). ``release``: empty
     ``mentions_by_paper`` as each paper's links are made, so that a build never holds a
-    corpus's mentions and its links at once (the links then reuse the mentions' memory).
+    corpus's mentions and its links at once (the links then reuse the mentions' memory), and
+    ``relations`` and ``results`` once theirs are.
     """
     linked = linking_papers(mentions_by_paper)
     keep = {
@@ -129,7 +129,7 @@ def graph_data(
     rel_of_label = {label: str(DEFAULT_ROLE[label]) for label in Label if label in DEFAULT_ROLE}
     label_of = {eid: entities[eid].label for eid in keep}
     papers_of: dict[str, int] = dict.fromkeys(keep, 0)
-    links: list[dict[str, Any]] = []
+    links: list[Mapping[str, Any]] = []
     ordered = sorted(papers, key=lambda p: p.id)
     for p in ordered:
         by_entity: dict[str, list[Mention]] = {}
@@ -147,26 +147,28 @@ def graph_data(
             rel = proposes_str if proposed else rel_of_label[label_of[eid]]
             first = (proposed or ms)[0]
             papers_of[eid] += 1
-            link = {
-                TYPE_ATTR: rel,
-                "evidence": first.sentence,
-                "start": first.start,
-                "end": first.end,
-                "confidence": round(
-                    ms[0].confidence if len(ms) == 1 else max(m.confidence for m in ms), 3
-                ),
-                "count": len(ms),
-                "source": p.id,
-                "target": eid,
-                "key": rel,
-            }
-            if first.source == KEYWORD:  # only the authors' keywords make this link
-                link["evidence"] = f"{EVIDENCE_KIND}: {first.text}"
-                link[EVIDENCE_KIND_ATTR] = EVIDENCE_KIND
-            links.append(link)
+            keyword = first.source == KEYWORD  # only the authors' keywords make this link
+            links.append(
+                PaperLink(
+                    rel,
+                    f"{EVIDENCE_KIND}: {first.text}" if keyword else first.sentence,
+                    first.start,
+                    first.end,
+                    round(ms[0].confidence if len(ms) == 1 else max(m.confidence for m in ms), 3),
+                    len(ms),
+                    p.id,
+                    eid,
+                    EVIDENCE_KIND if keyword else None,
+                )
+            )
     stated = kind_tasks(result_relations(relations or {}, results or {}), entities)
     more = relation_links(ordered, stated, label_of, kinds) if stated else []
     result_nodes, result_links = result_graph(ordered, results, label_of) if results else ([], [])
+    del stated
+    if release:  # their mentions, the last the links do not hold, go with them
+        for made in (relations, results):
+            if made is not None:
+                made.clear()
     if more or result_links:
         # Entity, paper and result ids interleave in (source, target, key) order: the lists
         # are each nearly sorted, so this sort merges a few runs.
@@ -227,7 +229,7 @@ def kinds_of_kept(
     return kinds
 
 
-def _link_order(link: dict[str, Any]) -> tuple[str, str, str]:
+def _link_order(link: Mapping[str, Any]) -> tuple[str, str, str]:
     return link["source"], link["target"], link["key"]
 
 

@@ -24,6 +24,7 @@ the topic's papers link it *and* it is several times more common there than in t
 from __future__ import annotations
 
 import math
+from array import array
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -147,14 +148,16 @@ def entity_matrix(
             continue  # shared by no two papers, or by too many to tell them apart
         columns[e] = len(weight)
         weight.append(TYPE_WEIGHT[_ENTITY[nodes[e][LABEL_ATTR]]] / math.log(1 + pc))
-    rows, cols = [], []
+    # Typed arrays, not lists: a list holds an int object per cell (a big corpus has millions).
+    rows, cols = array("q"), array("q")
     for i, p in enumerate(papers):
         for e in entities_of.get(p, ()):
             if e in columns:
                 rows.append(i)
                 cols.append(columns[e])
     w = np.sqrt(np.asarray(weight, dtype=np.float64))
-    return sp.csr_matrix((w[cols], (rows, cols)), shape=(n, len(weight)))
+    c = np.frombuffer(cols, dtype=np.int64)
+    return sp.csr_matrix((w[c], (np.frombuffer(rows, dtype=np.int64), c)), shape=(n, len(weight)))
 
 
 def grouping_limit(n: int) -> float:
@@ -169,10 +172,11 @@ def grouping_limit(n: int) -> float:
 
 def text_matrix(papers: list[str], nodes: dict[str, dict[str, Any]]) -> sp.csr_matrix:
     """Papers × papers, ``TEXT_WEIGHT * cosine`` for each stored text neighbour (symmetric)."""
+    import numpy as np
     import scipy.sparse as sp
 
     index = {p: i for i, p in enumerate(papers)}
-    rows, cols, vals = [], [], []
+    rows, cols, vals = array("q"), array("q"), array("d")  # (as entity_matrix's)
     for i, p in enumerate(papers):
         attrs = nodes[p]
         for q, s in zip(
@@ -183,7 +187,8 @@ def text_matrix(papers: list[str], nodes: dict[str, dict[str, Any]]) -> sp.csr_m
                 rows.append(i)
                 cols.append(j)
                 vals.append(TEXT_WEIGHT * float(s))
-    T = sp.csr_matrix((vals, (rows, cols)), shape=(len(papers), len(papers)))
+    ij = (np.frombuffer(rows, dtype=np.int64), np.frombuffer(cols, dtype=np.int64))
+    T = sp.csr_matrix((np.frombuffer(vals), ij), shape=(len(papers), len(papers)))
     return T.maximum(T.T).tocsr()  # the cosine is symmetric; a pair may be in one list only
 
 

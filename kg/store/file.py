@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # networkx is imported where it is used: the CLI starts faste
 
 from kg import atomic
 from kg.errors import GraphFileError
+from kg.graph.paper_link import plain
 from kg.runtime import paused_gc
 from kg.schema import LABEL_ATTR, TYPE_ATTR
 
@@ -47,7 +48,9 @@ def write_graph_data(data: dict[str, Any], path: str | Path) -> Path:
         return write_store(data, path)
     # Compact UTF-8 JSON with sorted keys. orjson: a conference graph is large, and the standard
     # library's encoder took longer than everything else an incremental build does.
-    encoded = orjson.dumps(data, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE)
+    encoded = orjson.dumps(
+        data, default=plain, option=orjson.OPT_SORT_KEYS | orjson.OPT_APPEND_NEWLINE
+    )
     # Atomic: a crash or a full disk leaves the previous graph file, never half of one.
     return _written(atomic.write_bytes, path, encoded)
 

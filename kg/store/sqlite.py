@@ -31,6 +31,7 @@ import orjson
 
 from kg import atomic
 from kg.errors import GraphFileError
+from kg.graph.paper_link import plain
 from kg.query.index import PaperIndex, index_node
 from kg.schema import ENTITY_LABELS, LABEL_ATTR, TYPE_ATTR, Label, Rel
 
@@ -108,7 +109,7 @@ def _names(data: dict[str, Any]) -> Iterator[tuple[str, str, int]]:
 
 def _json(value: Any) -> bytes:
     # Sorted keys, as in a graph file: a node read from the store is the dict read from the file.
-    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    return orjson.dumps(value, default=plain, option=orjson.OPT_SORT_KEYS)
 
 
 def write_store(

@@ -60,3 +60,30 @@ def test_withheld_keywords_change_nothing() -> None:
     plain = _graph({pid: [] for pid in kws})
     withheld = _graph(kws, link=False)
     assert sorted(plain.edges(keys=True)) == sorted(withheld.edges(keys=True))
+
+
+def test_a_keyword_link_is_written_with_its_evidence_kind(tmp_path) -> None:  # noqa: ANN001
+    # A paper's links are kept as kg.graph.paper_link.PaperLink, not dicts: the graph file and
+    # the store must still write each as the dict it reads as, the evidence kind last.
+    import orjson
+
+    from kg.graph.assemble import graph_data
+    from kg.store.file import write_graph_data
+    from kg.store.sqlite import Store
+
+    papers = [Paper(id="p0", abstract="a", title="p0"), Paper(id="p2", abstract="b", title="p2",
+                                                             keywords=["GRPO"])]  # fmt: skip
+    mentions = {"p0": [_mention("GRPO", Label.METHOD, Rel.USES)], "p2": []}
+    entities = resolve_entities(mentions)
+    link_keywords(papers, mentions, entities)
+    data = graph_data(papers, mentions, entities, min_concept_papers=1, topics=False)
+    written = orjson.loads(write_graph_data(data, tmp_path / "g.json").read_bytes())["links"]
+    keyword = {"type": "USES", "evidence": "author keyword: GRPO", "start": 0, "end": 0,
+               "confidence": 1.0, "count": 1, "source": "p2", "target": "method:grpo",
+               "key": "USES", EVIDENCE_KIND_ATTR: EVIDENCE_KIND}  # fmt: skip
+    assert written[1] == keyword and list(written[1]) == sorted(keyword)
+    assert list(data["links"][1]) == list(keyword)  # (the order a dict literal would have)
+    with Store(write_graph_data(data, tmp_path / "g.db")) as store:
+        assert store.links_of("p2") == [keyword]
+        (text,) = store.links_of("p0")
+    assert EVIDENCE_KIND_ATTR not in text and text["evidence"] == "We use GRPO."
