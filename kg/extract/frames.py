@@ -92,6 +92,11 @@ _ENDS_LIST = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "M
 #: Contrast frames: the openers that set another method against the paper's.
 _CONTRASTS = tuple(tuple(w.split()) for w in read_data_lines("relations/contrast_openers.txt"))
 _CONTRAST_FIRST_WORDS = frozenset(words[0] for words in _CONTRASTS)
+#: The words after which a contrast opens a clause: "Results show that, compared to Y, X ...".
+_CLAUSE_OPENERS = frozenset({",", "that"})
+#: How near the comma another method, not the paper's, must begin to be what the clause sets
+#: against the contrasted ones ("Compared to FusedKV, FusedKV-Lite ...": at once).
+NAMED_AFTER_COMMA = 1
 _ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "a", "b", "c", "d", "e"})
 
 Arg = tuple[int, int, dict[str, Any]]
@@ -171,8 +176,7 @@ def _own_cue(doc: Doc, group: Sequence[Arg], cue: int, first: int) -> bool:
     if any(doc[i].tag_ in ("WDT", "WP") for i in range(first, cue)):
         return False
     return not any(
-        a[0] < cue and a[2]["label"] in _OTHER_SYSTEMS and a[2].get("refers") != "we"
-        for a in group
+        a[0] < cue and a[2]["label"] in _OTHER_SYSTEMS and a[2].get("refers") != "we" for a in group
     )
 
 
@@ -272,9 +276,7 @@ def _announcements(doc: Doc, sentence_of: Sequence[int]) -> list[int]:
     return sorted(found.values())
 
 
-def _whole(
-    doc: Doc, before: Sequence[Arg], names: frozenset[str] | None, first: int
-) -> Arg | None:
+def _whole(doc: Doc, before: Sequence[Arg], names: frozenset[str] | None, first: int) -> Arg | None:
     if names is not None:
         for arg in before:
             m = arg[2]
@@ -336,16 +338,16 @@ def contrast_frames(
     proposed: dict[str, Any] | None,
     sentence_of: Sequence[int],
 ) -> list[tuple[Arg, str, Arg]]:
-    """(own method, "COMPARED_WITH", method) for each method a sentence sets the paper's own
-    against before its first comma: "Compared to SAEs, our Sparse CLIP representations ...",
-    "Unlike GRPO and PPO, we ...". The sentence opens with a contrast (``contrast_openers.txt``)
-    and what follows the comma names the paper's method, says "we" or "our method"."""
-    if proposed is None or proposed["label"] != "Method":
-        return []
-    names = own_names(proposed, args)
+    """(method, "COMPARED_WITH", other method) for each method a clause sets against another
+    before the next comma: "Compared to SAEs, our Sparse CLIP representations ...", "Unlike
+    GRPO and PPO, we ...", "Results show that, compared to SFT, SecP-Tuning ...". The sentence
+    or a clause after "that" or a comma opens with a contrast (``contrast_openers.txt``), and
+    what follows the comma names the paper's method, says "we" or "our method", or is another
+    method written as a name right after it ("Compared to FusedKV, FusedKV-Lite ...")."""
+    names = own_names(proposed, args) if proposed and proposed["label"] == "Method" else None
     found = []
     for first, group in _by_sentence(args, sentence_of).items():
-        opener = _contrast_opener(doc, first)
+        opener = _contrast_opener(doc, first, group[-1][0])
         if opener is None:
             continue
         comma = next((i for i in range(opener, len(doc)) if doc[i].text == ","), None)
@@ -354,9 +356,16 @@ def contrast_frames(
         after = next((a for a in group if a[0] > comma), None)
         if after is None:
             continue
-        if doc[after[0] - 1].lower_ == "our" and not _is_own(after[2], names):
+        if names is not None and doc[after[0] - 1].lower_ == "our" and not _is_own(after[2], names):
             after = _own_stand_in(doc, after[0])  # "our Sparse CLIP representations"
-        elif not (_is_own(after[2], names) or after[2].get("refers") == "we"):
+        elif not (
+            (names is not None and (_is_own(after[2], names) or after[2].get("refers") == "we"))
+            or (
+                after[0] - comma <= NAMED_AFTER_COMMA
+                and _named_method(after[2])
+                and not _in_list(doc, after[1])
+            )
+        ):
             continue
         # The contrasted methods end where a clause begins: "Unlike prior methods that rely
         # on sparse attention, ..." sets the paper against the methods, not their parts.
@@ -376,15 +385,29 @@ def _opens_clause(doc: Doc, i: int) -> bool:
     return tok.tag_ in _ENDS_LIST
 
 
-def _contrast_opener(doc: Doc, first: int) -> int | None:
-    """The token after the contrast that opens the sentence at token ``first``, or None."""
-    if doc[first].lower_ not in _CONTRAST_FIRST_WORDS:  # most sentences: one look
-        return None
-    for words in _CONTRASTS:
-        end = first + len(words)
-        if end <= len(doc) and tuple(t.lower_ for t in doc[first:end]) == words:
-            return end
+def _contrast_opener(doc: Doc, first: int, last: int) -> int | None:
+    """The token after the contrast that opens the sentence at token ``first``, or a clause
+    after "that" or a comma before token ``last``; None when there is none."""
+    for start in range(first, last):
+        if doc[start].lower_ not in _CONTRAST_FIRST_WORDS:  # most tokens: one look
+            continue
+        if start > first and doc[start - 1].lower_ not in _CLAUSE_OPENERS:
+            continue
+        for words in _CONTRASTS:
+            end = start + len(words)
+            if end <= len(doc) and tuple(t.lower_ for t in doc[start:end]) == words:
+                return end
     return None
+
+
+def _in_list(doc: Doc, end: int) -> bool:
+    """Whether a list goes on after the argument ending at token ``end``: "such as CFG, NASA,
+    and NAG, ..." names NASA among the contrasted, not against them."""
+    return end < len(doc) and doc[end].lower_ in (",", "and", "or")
+
+
+def _named_method(m: dict[str, Any]) -> bool:
+    return m["label"] == "Method" and any(c.isupper() or c.isdigit() for c in m["text"])
 
 
 #: Each frame finder, the ``rule`` its relations carry and their confidence.

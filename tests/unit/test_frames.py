@@ -213,6 +213,20 @@ def test_an_unnumbered_list_ends_at_a_verb(nlp: Language) -> None:
             "We propose ReMix. Unlike prior methods that rely on PPO, ReMix is stable.",
             {("ReMix", "prior methods")},
         ),
+        (  # a contrast may open a clause after "that" or a comma
+            "We propose ReMix. Results show that, compared to GRPO and PPO, ReMix converges "
+            "faster.",
+            {("ReMix", "GRPO"), ("ReMix", "PPO")},
+        ),
+        (  # another method written as a name right after the comma: what is set against
+            "We propose ReMix. Compared to GRPO, DAPO converges faster.",
+            {("DAPO", "GRPO")},
+        ),
+        (  # but not one further into the clause, nor a contrast inside a phrase
+            "We propose ReMix. Compared to GRPO, training with DAPO is slow. Methods "
+            "unlike GRPO, DAPO and PPO exist.",
+            set(),
+        ),
     ],
 )
 def test_contrast_frames(nlp: Language, text: str, expected: set) -> None:
