@@ -176,7 +176,8 @@ def _own_cue(doc: Doc, group: Sequence[Arg], cue: int, first: int) -> bool:
     if any(doc[i].tag_ in ("WDT", "WP") for i in range(first, cue)):
         return False
     return not any(
-        a[0] < cue and a[2]["label"] in _OTHER_SYSTEMS and a[2].get("refers") != "we" for a in group
+        a[0] < cue and a[2]["label"] in _OTHER_SYSTEMS and a[2].get("refers") != "we"
+        for a in group
     )
 
 
@@ -276,7 +277,9 @@ def _announcements(doc: Doc, sentence_of: Sequence[int]) -> list[int]:
     return sorted(found.values())
 
 
-def _whole(doc: Doc, before: Sequence[Arg], names: frozenset[str] | None, first: int) -> Arg | None:
+def _whole(
+    doc: Doc, before: Sequence[Arg], names: frozenset[str] | None, first: int
+) -> Arg | None:
     if names is not None:
         for arg in before:
             m = arg[2]
