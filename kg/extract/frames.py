@@ -42,6 +42,7 @@ import numpy as np
 from spacy.tokens import Doc
 
 from kg.extract.lexicon import load_lexicon, read_data_lines
+from kg.extract.names import has_capital_or_digit
 from kg.extract.spans import pseudo_mention
 
 #: The ``rule`` of a relation an evaluation frame found, and its confidence.
@@ -208,7 +209,7 @@ def evaluation_frames(
         for arg in group:
             m = arg[2]
             kind = FRAME_TYPES.get(m["label"])
-            unnamed = not any(c.isupper() or c.isdigit() for c in m["text"])
+            unnamed = not has_capital_or_digit(m["text"])
             if kind is None or m.get("role") == "PROPOSES" or (kind == "EVALUATED_ON" and unnamed):
                 continue
             at = governing_preposition(doc, arg[0], first)
@@ -288,8 +289,7 @@ def _whole(
         if doc[first].lower_ in _OWN_OPENERS:
             return _own_stand_in(doc, first, refers="it")
     for arg in before:
-        m = arg[2]
-        if m["label"] == "Method" and any(c.isupper() or c.isdigit() for c in m["text"]):
+        if _named_method(arg[2]):
             return arg
     return None
 
@@ -347,10 +347,11 @@ def contrast_frames(
     or a clause after "that" or a comma opens with a contrast (``contrast_openers.txt``), and
     what follows the comma names the paper's method, says "we" or "our method", or is another
     method written as a name right after it ("Compared to FusedKV, FusedKV-Lite ...")."""
+    starts = _contrast_starts(doc)
     names = own_names(proposed, args) if proposed and proposed["label"] == "Method" else None
     found = []
     for first, group in _by_sentence(args, sentence_of).items():
-        opener = _contrast_opener(doc, first, group[-1][0])
+        opener = _contrast_opener(doc, starts, first, group[-1][0])
         if opener is None:
             continue
         comma = next((i for i in range(opener, len(doc)) if doc[i].text == ","), None)
@@ -388,12 +389,18 @@ def _opens_clause(doc: Doc, i: int) -> bool:
     return tok.tag_ in _ENDS_LIST
 
 
-def _contrast_opener(doc: Doc, first: int, last: int) -> int | None:
+def _contrast_starts(doc: Doc) -> np.ndarray:
+    """The tokens whose word may open a contrast ("compared", "unlike", "in" ...), found in the
+    doc's array of words: reading every token would cost more."""
+    ids = [doc.vocab.strings[w] for w in _CONTRAST_FIRST_WORDS]
+    return np.flatnonzero(np.isin(doc.to_array("LOWER"), ids))
+
+
+def _contrast_opener(doc: Doc, starts: np.ndarray, first: int, last: int) -> int | None:
     """The token after the contrast that opens the sentence at token ``first``, or a clause
-    after "that" or a comma before token ``last``; None when there is none."""
-    for start in range(first, last):
-        if doc[start].lower_ not in _CONTRAST_FIRST_WORDS:  # most tokens: one look
-            continue
+    after "that" or a comma before token ``last``; None when there is none. ``starts``: the
+    doc's :func:`_contrast_starts`."""
+    for start in starts[np.searchsorted(starts, first) : np.searchsorted(starts, last)].tolist():
         if start > first and doc[start - 1].lower_ not in _CLAUSE_OPENERS:
             continue
         for words in _CONTRASTS:
@@ -410,7 +417,7 @@ def _in_list(doc: Doc, end: int) -> bool:
 
 
 def _named_method(m: dict[str, Any]) -> bool:
-    return m["label"] == "Method" and any(c.isupper() or c.isdigit() for c in m["text"])
+    return m["label"] == "Method" and has_capital_or_digit(m["text"])
 
 
 #: Each frame finder, the ``rule`` its relations carry and their confidence.

@@ -22,6 +22,16 @@ COINED = re.compile(
 )
 
 
+def has_capital_or_digit(text: str) -> bool:
+    """Whether a mention is written as a name rather than as a common noun: a capital or a digit
+    anywhere ("GRPO", "LoRA", "ResNet-50"; not "policy gradient").
+
+    >>> [has_capital_or_digit(t) for t in ("LoRA", "t5-base", "policy gradient")]
+    [True, True, False]
+    """
+    return any(c.isupper() or c.isdigit() for c in text)
+
+
 #: A name-like phrase: coined, or capitalised words ("Group Relative Policy Optimization").
 def is_name_like(text: str) -> bool:
     words = text.replace("-", " ").split()

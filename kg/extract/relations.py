@@ -44,6 +44,7 @@ from spacy.vocab import Vocab
 
 from kg.extract.frames import FRAME_FINDERS
 from kg.extract.lexicon import load_lexicon, read_data_lines
+from kg.extract.names import has_capital_or_digit
 from kg.extract.patterns import (
     PATTERNS,
     CuedMatcher,
@@ -514,19 +515,15 @@ def _relation(
         return None
     if rule.tail_types is not None and tail["label"] not in rule.tail_types:
         return None
-    if rule.head_named and not _written_as_name(head["text"]):
+    if rule.head_named and not has_capital_or_digit(head["text"]):
         return None
-    if rule.tail_named and not _written_as_name(tail["text"]):
+    if rule.tail_named and not has_capital_or_digit(tail["text"]):
         return None
     stated = _stated(head, tail, proposed)
     if stated is None:
         return None
     h, t, spans = stated
     return Relation(h, rule.type, t, sentence, rule.confidence, rule.name, *spans)
-
-
-def _written_as_name(text: str) -> bool:
-    return any(c.isupper() or c.isdigit() for c in text)
 
 
 def _one_per_entity_pair(relations: list[Relation]) -> list[Relation]:

@@ -78,9 +78,6 @@ class PaperLink(Mapping[str, Any]):
     def __repr__(self) -> str:
         return f"PaperLink({dict(self)!r})"
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return PaperLink, tuple(getattr(self, s) for s in self.__slots__)
-
 
 def plain(value: Any) -> dict[str, Any]:
     """``value`` as a dict, for a serialiser's ``default`` hook (orjson writes dicts only).
