@@ -88,6 +88,8 @@ def worth_a_node(name: str, key: str) -> bool:
     * words separated by commas ("audio, visual"): a list, not one name;
     * a generic name ("AI", "GPU": ``generic_names.txt``), an ordinary word capitalised at the
       start of a sentence ("Remarkably", "Evaluation"), a lone letter;
+    * a broad research field ("deep learning", "computer vision": ``broad_fields.txt``), which
+      most papers of a corpus could name;
     * rating words alone ("high-quality", even where an acronym is defined for it), and an
       acronym written only before what it modifies ("KV" of "KV cache":
       ``modifier_acronyms.tsv``);
@@ -97,11 +99,13 @@ def worth_a_node(name: str, key: str) -> bool:
       before a generic noun ("generation process", "reasoning tasks", "learning algorithms"), a
       field before words that name nothing ("machine learning models").
 
-    A rare word ("overfitting", "sycophancy"), a phrase of a shipped list ("deep learning") and
+    A rare word ("overfitting", "sycophancy"), a phrase of a shipped list ("weight decay") and
     any other phrase may be a research concept.
 
     >>> [worth_a_node(n, normalize_key(n)) for n in ("signals", "overhead", "Remarkably", "AI")]
     [False, False, False, False]
+    >>> [worth_a_node(n, normalize_key(n)) for n in ("deep learning", "neural networks")]
+    [False, True]
     >>> [worth_a_node(n, normalize_key(n)) for n in ("prior methods", "state-of-the-art")]
     [False, False]
     >>> [worth_a_node(n, normalize_key(n)) for n in ("overfitting", "in-context learning")]
@@ -111,6 +115,8 @@ def worth_a_node(name: str, key: str) -> bool:
     """
     words = resolution_words()
     if DESCRIPTIVE.match(name) or WRITTEN_SIZE.fullmatch(key):  # "large-scale", "zero-shot"
+        return False
+    if key in words.fields:
         return False
     if only_a_size(name):  # "8B parameters", "7B scale"
         return False

@@ -44,7 +44,8 @@ class ResolutionWords:
     task_heads: frozenset[str]  # the extraction's task_heads.txt
     modifiers: frozenset[str]  # generic_modifiers.txt: words that rate or place
     techniques: frozenset[str]  # technique_heads.txt
-    generic_names: frozenset[str]  # merge keys of generic_names.txt
+    generic_names: frozenset[str]  # merge keys of generic_names.txt and broad_fields.txt
+    fields: frozenset[str]  # merge keys of broad_fields.txt
     metrics: frozenset[str]  # merge keys of metric_terms.txt's entries but capitalised words
     general: frozenset[str]  # general_words.txt: everyday English words
     generic_nouns: frozenset[str]  # the extraction's generic_nouns.txt
@@ -59,11 +60,13 @@ def resolution_words() -> ResolutionWords:
     def words(name: str) -> frozenset[str]:
         return frozenset(w.lower() for w in word_list(name))
 
+    fields = frozenset(normalize_key(w) for w in word_list("broad_fields.txt"))
     return ResolutionWords(
         task_heads=load_lexicon().task_heads,
         modifiers=words("generic_modifiers.txt"),
         techniques=words("technique_heads.txt"),
-        generic_names=frozenset(normalize_key(w) for w in word_list("generic_names.txt")),
+        generic_names=fields | {normalize_key(w) for w in word_list("generic_names.txt")},
+        fields=fields,
         # Not single capitalised words: "mAP" is matched as written, and its key "map" is a word.
         metrics=frozenset(
             normalize_key(w)
