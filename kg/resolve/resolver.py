@@ -71,6 +71,7 @@ from kg.resolve.words import (
     acronym_meanings,
     gazetteer_methods,
     known_terms,
+    listed,
     listed_datasets,
     resolution_words,
     word_list,
@@ -123,6 +124,32 @@ def _dataset_or_not(key: str, name: str) -> Label:
     if reads_as_material(name) or reads_as_unnamed_data(key, name):
         return Label.CONCEPT
     return Label.DATASET
+
+
+#: "half-precision", "FP8 precision": the precision numbers are stored in, not a metric's.
+_NUMBER_FORMAT = re.compile(
+    r"(?:half|single|double|full|mixed|low|lower|reduced|arbitrary|infinite|fixed-point"
+    r"|floating-point|\d+-bit|(?:fp|bf|int|nvfp|mxfp)\d+)-precision"
+)
+
+
+def _metric_or_not(key: str, name: str) -> Label:
+    """The type of an entity the mentions call a metric, from what its name says: a model's
+    parts ("CNN-RNN", "CNN-Transformer": a method's head) make a Method, a dataset of the
+    shipped list ("EMNIST") a Dataset, the precision numbers are stored in ("half-precision",
+    "FP8 precision") a Concept. Otherwise a Metric.
+
+    >>> [_metric_or_not(normalize_key(n), n).value for n in ("CNN-RNN", "EMNIST",
+    ...     "half-precision", "BLEU", "top-1 accuracy", "mean average precision")]
+    ['Method', 'Dataset', 'Concept', 'Metric', 'Metric', 'Metric']
+    """
+    if key.rpartition("-")[2] in load_lexicon().strong_method_heads:
+        return Label.METHOD
+    if key in listed_datasets() and key not in listed(Label.METRIC):
+        return Label.DATASET
+    if _NUMBER_FORMAT.fullmatch(key):
+        return Label.CONCEPT
+    return Label.METRIC
 
 
 #: Head words after a name that only say what kind of thing it names (``name_heads.txt``).
@@ -482,6 +509,8 @@ class Resolver:
                 name = meaning[1]
         elif label == Label.DATASET:
             label = _dataset_or_not(key, name)
+        elif label == Label.METRIC and key not in self.metric_terms:
+            label = _metric_or_not(key, name)
         # Long forms defined by an acronym are names too ("test-time training (TTT)").
         named = long_form or any(k in self.named for k in raw)
         if meaning is None and label in NAMED_TYPES and not named and key not in self.known:

@@ -103,9 +103,14 @@ def gazetteer_methods() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def listed_datasets() -> frozenset[str]:
     """Merge keys of the shipped dataset names and their aliases."""
+    return listed(Label.DATASET)
+
+
+@lru_cache(maxsize=4)
+def listed(label: Label) -> frozenset[str]:
+    """Merge keys of the shipped names of ``label`` and their aliases."""
     return frozenset(
-        normalize_key(n)
-        for name, aliases in load_lexicon().gazetteers.get(Label.DATASET, [])
+        normalize_key(n) for name, aliases in load_lexicon().gazetteers.get(label, [])
         for n in (name, *aliases)
     )
 
