@@ -103,15 +103,36 @@ def _variant_of_dataset(key: str) -> bool:
     return stem != key and len(stem) > 1 and stem in listed_datasets()
 
 
+#: A name coined for a network: "PyramidNet", "GoogLeNet", "PossibleWorldNets".
+_NETWORK_NAME = re.compile(r"[a-z0-9]Nets?$")
+
+
+def _variant_of_a_listed_dataset(key: str) -> bool:
+    """Whether a key, or a part of it after a hyphen, is a listed dataset's ("shapenet",
+    "mini-imagenet")."""
+    parts = key.split("-")
+    listed = listed_datasets()
+    return any("-".join(parts[i:]) in listed for i in range(len(parts)))
+
+
 def _dataset_or_not(key: str, name: str) -> Label:
     """The type of an entity the mentions call a dataset, from what its name says: a model's
     name is a Method ("Gemini 2.0 Flash", "ResNet"); a task's a Task ("QA benchmarks" and
     "VQA datasets" are benchmarks *for* question answering); a kind of data in everyday words
     or lower-case ones a Concept ("natural images", "3D data", "out-of-distribution inputs").
-    Otherwise a Dataset."""
+    Otherwise a Dataset.
+
+    >>> [_dataset_or_not(normalize_key(n), n).value for n in ("PyramidNet", "ShapeNet",
+    ...     "mini-ImageNet", "GSM8K")]
+    ['Method', 'Dataset', 'Dataset', 'Dataset']
+    """
     # "Asynchronous Advantage Actor Critic (A3C) algorithm", "Dataset Distillation": what
     # experiments run "on" may be a method, and its head says so
     if names_a_model(name) or key.rpartition("-")[2] in load_lexicon().strong_method_heads:
+        return Label.METHOD
+    # "PyramidNet", "RevNet", "DeltaNet": a network, unless kg's list knows it as data
+    # ("ShapeNet", "WordNet") or it names a variant of a listed dataset ("mini-ImageNet")
+    if _NETWORK_NAME.search(name) and not _variant_of_a_listed_dataset(key):
         return Label.METHOD
     if _variant_of_dataset(key):
         return Label.DATASET
