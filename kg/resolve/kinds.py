@@ -251,12 +251,15 @@ def only_a_size(name: str) -> bool:
     """Whether a phrase is a written size and everyday words: "7B model", "3B-parameter
     model", "expert 8B models", "8B parameters", "dataset of 52k videos" describe a model or
     data by its size and name none ("Llama-3.1 8B model", "Atari 100K", "1B Word" name one: a
-    capitalised word is a name's).
+    capitalised word is a name's). So does a size before a class of models ("8B-parameter
+    LLM", "38M-parameter Transformer": ``generic_names.txt``, ``strong_method_heads.txt``).
 
     >>> [only_a_size(n) for n in ("7B model", "1.5B-parameter models", "387k videos", "200k")]
     [True, True, True, True]
     >>> [only_a_size(n) for n in ("Llama-3.1 8B model", "Atari 100K", "GSM8K", "large model")]
     [False, False, False, False]
+    >>> [only_a_size(n) for n in ("8B-parameter LLM", "4B base LLM", "3B parameter Transformers")]
+    [True, True, True]
     """
     words = resolution_words()
     written = name.split()
@@ -265,12 +268,26 @@ def only_a_size(name: str) -> bool:
         return False
     rest = [t for t in written if t not in sized and t.lower() not in _SIZE_NOUNS]
     return all(
-        part.islower()  # a capital makes a name: "Gemma 7B model", "1B Word", "DeMo"
-        and (
-            _generic_word(part, words) or is_listed(part, words.general) or part in words.modifiers
+        _model_class(part, words)
+        or (
+            part.islower()  # a capital makes a name: "Gemma 7B model", "1B Word", "DeMo"
+            and (
+                _generic_word(part, words)
+                or is_listed(part, words.general)
+                or part in words.modifiers
+            )
         )
         for w in rest
         for part in w.split("-")
+    )
+
+
+def _model_class(word: str, words: ResolutionWords) -> bool:
+    """Whether a word, capitalised or not, names a class of models: "LLM", "MLLM" (generic
+    names), "Transformers" (a method's head)."""
+    return (
+        normalize_key(word) in words.generic_names
+        or singularize(word.lower()) in load_lexicon().strong_method_heads
     )
 
 
