@@ -186,12 +186,14 @@ def cited_author(doc: Doc, start: int, end: int) -> bool:
     Why: abstracts cite a few papers by author (ICLR 2026: "et al." in 51 abstracts, ICLR 2018:
     in 45), and a surname is no method or dataset.
     """
-    words = doc[start:end]
-    if len(words) == 3 and words[1].lower_ in _AUTHOR_JOINS:  # "Hochreiter & Schmidhuber"
-        words = doc[start : start + 1]
-        if not _surname(doc[end - 1]):
-            return False
-    if len(words) != 1 or not _surname(words[0]):
+    span = doc[start:end]
+    if len(span) == 3 and span[1].lower_ in _AUTHOR_JOINS:  # "Hochreiter & Schmidhuber"
+        names = [span[0], span[2]]
+    elif len(span) == 1:
+        names = [span[0]]
+    else:
+        return False
+    if not all(_surname(t) for t in names):
         return False
 
     def cites(i: int) -> bool:  # tokens from i on are "(YEAR", ", YEAR)", ", YEAR;" or "et al"

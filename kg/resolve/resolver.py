@@ -57,6 +57,7 @@ from kg.resolve.names import (
     written_as_name,
 )
 from kg.resolve.terms import (
+    ends_in_one_of,
     names_a_property,
     names_things,
     rated,
@@ -107,14 +108,6 @@ def _variant_of_dataset(key: str) -> bool:
 _NETWORK_NAME = re.compile(r"[a-z0-9]Nets?$")
 
 
-def _variant_of_a_listed_dataset(key: str) -> bool:
-    """Whether a key, or a part of it after a hyphen, is a listed dataset's ("shapenet",
-    "mini-imagenet")."""
-    parts = key.split("-")
-    listed = listed_datasets()
-    return any("-".join(parts[i:]) in listed for i in range(len(parts)))
-
-
 def _dataset_or_not(key: str, name: str) -> Label:
     """The type of an entity the mentions call a dataset, from what its name says: a model's
     name is a Method ("Gemini 2.0 Flash", "ResNet"); a task's a Task ("QA benchmarks" and
@@ -132,7 +125,7 @@ def _dataset_or_not(key: str, name: str) -> Label:
         return Label.METHOD
     # "PyramidNet", "RevNet", "DeltaNet": a network, unless kg's list knows it as data
     # ("ShapeNet", "WordNet") or it names a variant of a listed dataset ("mini-ImageNet")
-    if _NETWORK_NAME.search(name) and not _variant_of_a_listed_dataset(key):
+    if _NETWORK_NAME.search(name) and not ends_in_one_of(key, listed_datasets()):
         return Label.METHOD
     if _variant_of_dataset(key):
         return Label.DATASET

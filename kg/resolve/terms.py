@@ -62,9 +62,17 @@ def reads_as_metric(key: str, name: str) -> bool:
     >>> reads_as_metric("attention-map", "attention maps")  # not mAP
     False
     """
-    metrics = resolution_words().metrics
+    return ends_in_one_of(key, resolution_words().metrics) and not rated(name)
+
+
+def ends_in_one_of(key: str, keys: frozenset[str]) -> bool:
+    """Whether ``key``, or its words from one on, is one of ``keys``.
+
+    >>> ends_in_one_of("mini-imagenet", frozenset({"imagenet"})), ends_in_one_of("map", frozenset())
+    (True, False)
+    """
     words = key.split("-")
-    return any("-".join(words[i:]) in metrics for i in range(len(words))) and not rated(name)
+    return any("-".join(words[i:]) in keys for i in range(len(words)))
 
 
 #: Nouns that end in "-ing" and name no activity ("one-shot setting", "token embedding":

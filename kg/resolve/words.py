@@ -84,8 +84,9 @@ def resolution_words() -> ResolutionWords:
 def known_terms() -> frozenset[str]:
     """Merge keys of every name in the shipped gazetteers and the curated metric list."""
     lex = load_lexicon()
-    names = [n for rows in lex.gazetteers.values() for name, al in rows for n in (name, *al)]
-    return frozenset(normalize_key(n) for n in [*names, *lex.metric_terms])
+    return frozenset().union(
+        *map(listed, lex.gazetteers), (normalize_key(n) for n in lex.metric_terms)
+    )
 
 
 @lru_cache(maxsize=1)
@@ -100,17 +101,17 @@ def gazetteer_methods() -> frozenset[str]:
     )
 
 
-@lru_cache(maxsize=1)
 def listed_datasets() -> frozenset[str]:
     """Merge keys of the shipped dataset names and their aliases."""
     return listed(Label.DATASET)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=8)
 def listed(label: Label) -> frozenset[str]:
     """Merge keys of the shipped names of ``label`` and their aliases."""
     return frozenset(
-        normalize_key(n) for name, aliases in load_lexicon().gazetteers.get(label, [])
+        normalize_key(n)
+        for name, aliases in load_lexicon().gazetteers.get(label, [])
         for n in (name, *aliases)
     )
 
