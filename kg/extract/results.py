@@ -48,6 +48,8 @@ _CHANGE = frozenset(read_data_lines("relations/result_change_cues.txt"))
 _VERBS = frozenset(read_data_lines("relations/result_verbs.txt"))
 _LINKS = frozenset(read_data_lines("relations/metric_links.txt"))
 _UNITS = [u.lower() for u in read_data_lines("relations/result_units.txt")]
+_SETTING_PREPOSITIONS = frozenset(read_data_lines("relations/setting_prepositions.txt"))
+_MERIT_NOUNS = frozenset(read_data_lines("relations/merit_nouns.txt"))
 #: Words before a mention that make it the baseline a claim is measured against, not the
 #: method that makes it ("3.5× faster than X", "improves over X", "outperforms X").
 _COMPARED = frozenset(
@@ -403,15 +405,16 @@ def _result(
     # A dataset or task written before the number is another claim's when a claim comes
     # before it: "+12.4 accuracy on GSM8K and +7.6 on MATH" (GSM8K is not +7.6's).
     own_side = [x for x in in_sentence if x[0] > span.start or not any(n < x[0] for n in numbers)]
+    # The subject is shared by the claims of a sentence: "X achieves A and improves B".
+    of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
+    method, setting = _method(doc, span, of_sentence, proposed, own)
     dataset = (
         _bracketed_after(doc, span, in_sentence, "Dataset")
         or _nearest(span, [x for x in own_side if x[2]["label"] == "Dataset"], None)
         or _opening_dataset(doc, sent.start, spans)
+        or setting
     )
     task = _nearest(span, [x for x in own_side if x[2]["label"] == "Task"], None)
-    # The subject is shared by the claims of a sentence: "X achieves A and improves B".
-    of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
-    method = _method(doc, span, of_sentence, proposed, own)
     unit = doc[span.end - 1].text if rule.unit == "@token" else rule.unit
     # "by 10×." at a sentence's end is one token: the full stop is not the value's
     value = span.text[:-1] if rule.kind == "factor" and span.text.endswith(".") else span.text
@@ -493,24 +496,34 @@ def _method(
     in_sentence: list[Arg],
     proposed: Mention | None,
     own: list[int],
-) -> Mention | None:
-    """The method a result is claimed for: the nearest method before the number that is no
-    baseline (:func:`_is_compared`) and not the model a metric is measured of
-    (:func:`_measured_of`), or the proposed one when "we"/"our method" (``own``: their
-    character offsets) comes after that method and before the number."""
+) -> tuple[Mention | None, Mention | None]:
+    """The method a result is claimed for, and the method-typed mention it was claimed on.
+
+    The claimant is the nearest method before the number that is no baseline
+    (:func:`_is_compared`), not the model a metric is measured of (:func:`_measured_of`) and
+    not where the claim was made (:func:`_is_setting_of`: "improves the GSM8K score from 78.6
+    to 81.2 on LLaDA-8B-Instruct"), or the proposed one when "we"/"our method" (``own``: their
+    character offsets) comes after that method and before the number. When the nearest
+    method is where the claim was made, it is returned second: the result's dataset when
+    the corpus types it one ("56.3% on MAESTRO-E", "MAESTRO-E" read as a method;
+    :func:`kg.graph.results.result_graph` links a result only to an entity of the label its
+    link needs)."""
     sent = span.sent
     before = [
-        m
+        (s, m)
         for s, e, m in in_sentence
         if e <= span.start
         and m["label"] == "Method"
         and not _is_compared(doc, s, e, sent.start)
         and not _measured_of(doc, s, in_sentence)
     ]
+    settings = {s for s, _ in before if _is_setting_of(doc, s, sent.start)}
+    setting = before[-1][1] if before and before[-1][0] in settings else None
+    claimants = [m for s, m in before if s not in settings]
     said = [c for c in own if sent.start_char <= c < span.start_char]
-    if said and proposed is not None and (not before or said[-1] > before[-1]["start"]):
-        return proposed
-    return before[-1] if before else None
+    if said and proposed is not None and (not claimants or said[-1] > claimants[-1]["start"]):
+        return proposed, setting
+    return (claimants[-1] if claimants else None), setting
 
 
 def _measured_of(doc: Doc, start: int, in_sentence: list[Arg]) -> bool:
@@ -524,6 +537,22 @@ def _measured_of(doc: Doc, start: int, in_sentence: list[Arg]) -> bool:
     return any(e == start - 1 and m["label"] == "Metric" for _, e, m in in_sentence)
 
 
+def _is_setting_of(doc: Doc, start: int, sent_start: int) -> bool:
+    """Whether the mention at token ``start`` is the object of a preposition of setting
+    (setting_prepositions.txt), modifiers between: what a claim was made on or against, not
+    its claimant ("improves the GSM8K score from 78.6 to 81.2 on LLaDA-8B-Instruct"). Not
+    after a noun of merit ("the effectiveness of IDEA": merit_nouns.txt)."""
+    i = start - 1
+    while i > sent_start and (doc[i].tag_ in _MODIFIER_TAGS or _inside_compound(doc, i)):
+        i -= 1
+    if i < sent_start or doc[i].lower_ not in _SETTING_PREPOSITIONS:
+        return False
+    return not (doc[i].lower_ == "of" and i > sent_start and doc[i - 1].lower_ in _MERIT_NOUNS)
+
+
+#: Tags of the words between a preposition and the mention it governs: "on the strong
+#: LLaDA-8B-Instruct", "of 16-bit LoRA".
+_MODIFIER_TAGS = frozenset({"DT", "PRP$", "JJ", "JJR", "JJS", "CD", "HYPH", "VBN"})
 #: Tokens that may stand between a comparison cue and a baseline it names ("outperforms
 #: strong baselines, X, Y, and Z"): list joins, determiners, modifiers, nouns.
 _BASELINE_GAP_TAGS = frozenset({

@@ -137,6 +137,21 @@ def test_the_model_a_metric_is_measured_of_is_not_the_method(nlp: Language) -> N
     assert (r.value, text_of(r.method)) == ("59.2%", "NEO")
 
 
+def test_the_model_a_claim_was_made_on_is_not_the_method(nlp: Language) -> None:
+    for text in (
+        "We propose FooNet. It matches the performance of LoRA on GSM8K (90.8%).",
+        "We propose FooNet. It improves the accuracy on LoRA from 78.6% to 90.8%.",
+    ):
+        (r,) = claims(nlp, text)
+        assert (r.value, text_of(r.method)) == ("90.8%", "FooNet")
+
+
+def test_the_method_whose_merit_is_shown_is_the_method(nlp: Language) -> None:
+    text = "Experiments show the effectiveness of LoRA, improving accuracy by 4.45%."
+    (r,) = claims(nlp, text)
+    assert (r.value, text_of(r.method)) == ("4.45%", "LoRA")
+
+
 def test_the_component_writes_indexed_rows(nlp: Language) -> None:
     doc = nlp("FooNet achieves 85.3% top-1 accuracy on ImageNet.")
     find_results(doc)
