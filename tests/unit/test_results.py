@@ -146,6 +146,18 @@ def test_the_model_a_claim_was_made_on_is_not_the_method(nlp: Language) -> None:
         assert (r.value, text_of(r.method)) == ("90.8%", "FooNet")
 
 
+def test_the_subject_of_the_clause_is_the_method(nlp: Language) -> None:
+    text = "FooNet achieves strong results with LoRA and delivers 11% gains."
+    (r,) = claims(nlp, text)
+    assert (r.value, text_of(r.method)) == ("11%", "FooNet")
+
+
+def test_a_number_written_on_a_method_is_that_methods(nlp: Language) -> None:
+    text = "FooNet achieves 57.4% accuracy, while other strong methods are lower (LoRA: 39.5%)."
+    got = {r.value: text_of(r.method) for r in claims(nlp, text)}
+    assert got == {"57.4%": "FooNet", "39.5%": "LoRA"}
+
+
 def test_the_method_whose_merit_is_shown_is_the_method(nlp: Language) -> None:
     text = "Experiments show the effectiveness of LoRA, improving accuracy by 4.45%."
     (r,) = claims(nlp, text)
