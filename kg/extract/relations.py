@@ -189,6 +189,7 @@ def load_relation_rules(
     shapes = {**kg_token_shapes(), **kg_token_shapes(tokens_path)}
     lists = cue_values()
     values: dict[str, Any] = {**pattern_values(load_lexicon()), **lists}
+    values["generic_heads"] = [w.lower() for w in read_data_lines(GENERIC_HEADS)]
     rules = []
     for number, row in read_jsonl(path):
         try:

@@ -166,6 +166,16 @@ def test_what_an_apposition_s_kind_is_for_the_name_is_for(nlp: Language) -> None
     assert ("ThinkMorph", "USED_FOR", "interleaved reasoning") in got
 
 
+def test_what_a_name_s_generic_kind_is_for_the_name_is_for(nlp: Language) -> None:
+    got = found(nlp, "We propose FooNet, a novel framework for protein folding.")
+    assert ("FooNet", "USED_FOR", "protein folding") in got
+    got = found(nlp, "We introduce FooBench, a benchmark for evaluating protein folding.")
+    assert ("FooBench", "USED_FOR", "evaluating protein folding") in got
+    # what the kind does to something is not what it is for
+    got = found(nlp, "We propose FooNet, the first framework to integrate GRPO into decoding.")
+    assert ("FooNet", "USED_FOR", "GRPO") not in got
+
+
 def test_relations_stay_inside_a_sentence(nlp: Language) -> None:
     assert not found(nlp, "We train FooNet. For protein folding, data is scarce.") & {
         ("FooNet", "USED_FOR", "protein folding")
