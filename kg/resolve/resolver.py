@@ -266,6 +266,7 @@ class Resolver:
         words = resolution_words()
         self.generic_names, self.metric_terms = words.generic_names, words.metrics
         self.listed_methods = gazetteer_methods()
+        self.listed_tasks = listed(Label.TASK)
         self.acronyms = acronym_meanings()
         self.listed_long_forms: set[str] = set()  # keys undefined acronyms went to, by the list
 
@@ -487,6 +488,10 @@ class Resolver:
             and reads_as_technique(key, name)
             and not (label == Label.TASK and reads_as_task(key, name))
         ):
+            label = Label.METHOD
+        # Papers with Code lists it as a method and not as a task ("random search", "Monte Carlo
+        # Tree Search", "k-means clustering"): a technique the recogniser read as a task.
+        if label == Label.TASK and key in self.listed_methods and key not in self.listed_tasks:
             label = Label.METHOD
         # Papers with Code lists it as a method ("weight decay", "focal loss"), where the
         # recogniser learnt SciERC's habit of calling such phrases "other scientific terms".

@@ -181,6 +181,9 @@ def test_shared_task_and_method_phrases_must_read_as_such() -> None:
     # A method of the shipped Papers with Code list, whatever the recogniser called it.
     assert label_of("weight decay", Label.CONCEPT) == Label.METHOD
     assert label_of("latent diffusion models", Label.CONCEPT) == Label.CONCEPT  # a model class
+    # ... and a task only when the list does not name it a task too.
+    assert label_of("random search", Label.TASK) == Label.METHOD
+    assert label_of("variational inference", Label.TASK) == Label.TASK  # listed as both
     # A cost measure of kg's curated metric list is a metric whatever the recogniser said.
     assert label_of("inference time", Label.CONCEPT) == Label.METRIC
     assert label_of("memory usage", Label.CONCEPT) == Label.METRIC
