@@ -11,6 +11,9 @@ named explicitly with an unknown extension is a problem.
 Bad input never stops the run (unless ``strict``): each bad file or record becomes a
 :class:`~kg.models.Problem` whose source is ``path:line`` (just ``path`` when the whole file
 could not be opened), and everything else is still read.
+
+Words that a PDF's line breaks split ("classifi- cation") are written whole, as the other
+abstracts write them (:mod:`kg.ingest.linebreaks`).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from pathlib import Path
 
 from kg.errors import InputError, NoUsableInputError
 from kg.ingest.clean import clean_text, normalise_abstract
+from kg.ingest.linebreaks import mend_line_breaks
 from kg.ingest.memo import RecordMemo
 from kg.ingest.readers import READERS, Raw, decode
 from kg.ingest.records import to_paper
@@ -83,7 +87,8 @@ def read_papers(
         if memo is not None:
             memo.close()
 
-    result.papers, result.duplicates = dedupe.papers, dedupe.duplicates
+    # After the deduplication, which compares the abstracts as the records give them.
+    result.papers, result.duplicates = mend_line_breaks(dedupe.papers), dedupe.duplicates
     if not result.papers:
         raise NoUsableInputError(_nothing_usable(inputs, result.problems))
     return result

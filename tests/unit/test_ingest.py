@@ -674,3 +674,23 @@ def test_sources_are_written_with_forward_slashes_on_every_system() -> None:
 
     items = list(_read_file(PureWindowsPath("corpus\\sub\\a.jsonl"), b'{"abstract": "A."}\n{x\n'))
     assert [item.source for item in items] == ["corpus/sub/a.jsonl:1", "corpus/sub/a.jsonl:2"]
+
+
+# --- words split by a PDF's line breaks -----------------------------------------------------------
+
+
+def test_a_word_a_line_break_split_is_written_as_the_corpus_writes_it(tmp_path: Path) -> None:
+    broken = "A classifi- cation model on CI- FAR10 with data- centric pre- and post-training."
+    rows = [
+        {"title": "Broken", "abstract": broken},
+        {"title": "Whole", "abstract": "Data-centric image classification on CIFAR10."},
+        {"title": "Unknown", "abstract": "A hand- crafted feature."},
+    ]
+    path = write(tmp_path / "c.jsonl", "\n".join(json.dumps(r) for r in rows))
+    papers = read_papers(path).papers
+    assert papers[0].abstract == (
+        "A classification model on CIFAR10 with data-centric pre- and post-training."
+    )
+    assert papers[2].abstract == "A hand- crafted feature."  # written neither way elsewhere
+    # The id hashes the abstract as the record gives it: a paper keeps its id.
+    assert papers[0].id == abstract_hash(broken)
