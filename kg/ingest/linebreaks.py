@@ -19,8 +19,8 @@ from kg.models import Paper
 
 #: A word, a hyphen, a space and a word: where a line may have broken a word.
 _BREAK = re.compile(r"\b([A-Za-z][A-Za-z0-9]*)- ([A-Za-z][A-Za-z0-9]*)\b")
-#: A word as the corpus writes it, hyphenated compounds whole.
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+#: A word as the corpus writes it (lower case), hyphenated compounds whole.
+_WORD = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
 #: Words after "X- " that make it one half of a list: "pre- and post-training", "on- vs.
 #: off-policy", "short- to long-term".
 _LIST_WORDS = frozenset({"and", "or", "nor", "to", "vs", "versus", "as", "but", "than", "from"})
@@ -66,8 +66,7 @@ def _written(wanted: set[str], texts: Iterable[str]) -> set[str]:
     hyphenated compound ("classification" in "classification-based")."""
     found: set[str] = set()
     for text in texts:
-        for word in _WORD.findall(text):
-            word = word.lower()
+        for word in _WORD.findall(text.lower()):
             if word in wanted:
                 found.add(word)
             if "-" in word:
