@@ -164,6 +164,18 @@ def test_the_method_whose_merit_is_shown_is_the_method(nlp: Language) -> None:
     assert (r.value, text_of(r.method)) == ("4.45%", "LoRA")
 
 
+def test_a_range_is_two_claims(nlp: Language) -> None:
+    got = claims(nlp, "FooNet improves the validation error by 0.8-0.9% on ImageNet.")
+    assert [(r.value, r.number, r.unit, r.relative) for r in got] == [
+        ("0.8%", 0.8, "%", True),
+        ("0.9%", 0.9, "%", True),
+    ]
+    assert [text_of(r.method) for r in got] == ["FooNet", "FooNet"]
+    assert [r.value for r in claims(nlp, "FooNet is 9 to 13× faster.")] == ["9×", "13×"]
+    # "from 60 to 75%" is a change, reaching 75%
+    assert [r.value for r in claims(nlp, "FooNet raises accuracy from 60 to 75%.")] == ["75%"]
+
+
 def test_the_component_writes_indexed_rows(nlp: Language) -> None:
     doc = nlp("FooNet achieves 85.3% top-1 accuracy on ImageNet.")
     find_results(doc)
