@@ -209,6 +209,7 @@ def _with_range_starts(doc: Doc, out: list[Result], inside: list[bool]) -> list[
     """``out`` and, before each result that ends a range, the range's first number as a claim
     of its own, the same in all but its number ("improves the validation error by 0.8-0.9%" is
     0.8% and 0.9%; "3-7× speedups", "9 to 13× faster"); not "from 9 to 13" (a change)."""
+    claimed = {r.span[0]: r for r in out}
     with_starts: list[Result] = []
     for result in out:
         at = doc.char_span(*result.span, alignment_mode="expand")
@@ -224,12 +225,16 @@ def _with_range_starts(doc: Doc, out: list[Result], inside: list[bool]) -> list[
             # "improves the error by 0.8-0.9%": "by" before the range makes both changes
             result.relative = result.relative or _after_by(doc, first, number.sent.start)
             unit = result.unit if result.unit in ("%", "×", "") else f" {result.unit}"
-            with_starts.append(replace(
-                result,
-                value=number.text + unit,
-                number=parse_number(number.text),
-                span=(number.idx, number.idx + len(number.text)),
-            ))  # fmt: skip
+            before = claimed.get(number.idx)
+            if before is None:
+                with_starts.append(replace(
+                    result,
+                    value=number.text + unit,
+                    number=parse_number(number.text),
+                    span=(number.idx, number.idx + len(number.text)),
+                ))  # fmt: skip
+            elif not before.unit:  # "+4–8%": "+4" is a claim already, without its unit
+                before.value, before.unit = number.text + unit, result.unit
         with_starts.append(result)
     return with_starts
 

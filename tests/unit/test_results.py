@@ -172,6 +172,8 @@ def test_a_range_is_two_claims(nlp: Language) -> None:
     ]
     assert [text_of(r.method) for r in got] == ["FooNet", "FooNet"]
     assert [r.value for r in claims(nlp, "FooNet is 9 to 13× faster.")] == ["9×", "13×"]
+    # an en dash between the numbers, and a sign before the first
+    assert [r.value for r in claims(nlp, "FooNet gains +4–8% on MMLU.")] == ["+4%", "8%"]
     # "from 60 to 75%" is a change, reaching 75%
     assert [r.value for r in claims(nlp, "FooNet raises accuracy from 60 to 75%.")] == ["75%"]
 
