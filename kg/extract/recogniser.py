@@ -7,12 +7,13 @@ from pathlib import Path
 from typing import Any
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span
+from spacy.tokens import Doc, Span, Token
 from spacy.util import registry
 
 from kg.extract.fast import NerRunner, ner_runner
 from kg.extract.features import noun_phrases
 from kg.extract.long_forms import is_acronym
+from kg.extract.names import has_capital_or_digit
 from kg.extract.retyper import RECOVERY_MODEL, TOKVEC_KEY, Retyper, words_and_tags
 from kg.extract.retyper import SHIPPED_MODEL as RETYPER_MODEL
 from kg.extract.spans import (
@@ -23,6 +24,7 @@ from kg.extract.spans import (
     MULTIPLIER,
     NAMING_CUES,
     SIGNS,
+    VERBS_AFTER_NAMES,
     add_candidate,
     ensure_group,
     split_coordinated_names,
@@ -176,8 +178,9 @@ class TrainedRecognizer:
                 ),
                 end,
             )
-            # A finite verb ends a noun phrase: "REPO preserve entropy" ran into its clause.
-            end = next((t.i for t in doc[start + 1 : end] if t.tag_ in FINITE_VERB_TAGS), end)
+            # A finite verb ends a noun phrase: "REPO preserve entropy" ran into its clause; so
+            # does a verb the tagger read as a noun after a name ("Co-rewarding reaches").
+            end = next((t.i for t in doc[start + 1 : end] if ends_a_name(doc, start, t)), end)
             while end > start + 1 and doc[end - 1].tag_ in DANGLING_TAGS:  # "FineWeb-Edu and"
                 end -= 1
             # Two names joined by "and"/"or" are two names ("Llama-3 and Qwen2.5-7B").
@@ -194,6 +197,15 @@ class TrainedRecognizer:
         key = TOKVEC_KEY if self.retyper is not None else None
         for doc in run_pipeline(self.model, docs, batch_size, self.run_ner, key):
             yield self._collect(doc)
+
+
+def ends_a_name(doc: Doc, start: int, tok: Token) -> bool:
+    """Whether ``tok`` is a verb that ends the phrase from token ``start``: a finite verb, or a
+    verb of ``verbs_after_names.txt`` after words written as a name, which the tagger often
+    reads as a plural noun ("Qwen2.5-1.5B-Instruct surpasses", "Co-rewarding reaches")."""
+    if tok.tag_ in FINITE_VERB_TAGS:
+        return True
+    return tok.lower_ in VERBS_AFTER_NAMES and has_capital_or_digit(doc[start : tok.i].text)
 
 
 def run_pipeline(

@@ -50,6 +50,8 @@ NAMING_CUES = frozenset(read_data_lines("naming_cues.txt"))
 COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 #: Penn tags of finite verbs and modals, which no entity name holds.
 FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+#: Verbs the tagger reads as plural nouns after a name ("X surpasses"): verbs_after_names.txt.
+VERBS_AFTER_NAMES = frozenset(read_data_lines("verbs_after_names.txt"))
 #: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition, a comma or
 #: a colon ("Fashion-MNIST," of a list).
 DANGLING_TAGS = frozenset({"CC", "DT", "IN", "TO", ",", ":"})

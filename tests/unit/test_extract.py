@@ -255,6 +255,16 @@ def test_a_recognised_span_ends_before_its_verb_and_splits_into_coordinated_name
     ]
 
 
+def test_a_recognised_name_ends_before_a_verb_read_as_a_noun() -> None:
+    # "reaches" is tagged a plural noun here
+    text = "Notably, Co-rewarding reaches or even surpasses ground-truth labeled reward."
+    got = _collected(text, [("Co-rewarding reaches", "Method")], tagged=True)
+    assert got == [("Co-rewarding", "Method")]
+    text = "We count the exact matches of each answer."
+    got = _collected(text, [("exact matches", "Metric")], tagged=True)
+    assert got == [("exact matches", "Metric")]  # a noun after no name stays
+
+
 def _span_of(doc: Doc, phrase: str, label: str) -> Span:
     """The span of ``doc`` that ``phrase`` (its first occurrence) covers, with ``label``."""
     start = doc.text.index(phrase)
