@@ -60,15 +60,9 @@ from kg.evaluate.scierc import (
     token_offsets,
 )
 from kg.evaluate.scierc_format import SciercRelation, TokenIndex, write_predictions
-from kg.extract.relations import (
-    GENERIC,
-    RELATION_TYPES,
-    Relation,
-    is_generic_head,
-    pseudo_mention,
-    relations_in,
-)
-from kg.extract.spans import DERIVED_SOURCES
+from kg.extract.relations import RELATION_TYPES, Relation, relations_in
+from kg.extract.spans import DERIVED_SOURCES, GENERIC, pseudo_mention
+from kg.extract.stand_ins import is_generic_head
 
 if TYPE_CHECKING:  # spaCy is imported where the pipeline is loaded
     from spacy.language import Language

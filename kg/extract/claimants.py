@@ -14,7 +14,7 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.normalize import singularize
-from kg.extract.relations import Arg, Mention
+from kg.extract.spans import Arg, Mention
 
 #: Words before a mention that make it the baseline a claim is measured against, not the
 #: method that makes it ("3.5× faster than X", "improves over X", "outperforms X").

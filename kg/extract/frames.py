@@ -43,7 +43,7 @@ from spacy.tokens import Doc
 
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.names import has_capital_or_digit
-from kg.extract.spans import pseudo_mention
+from kg.extract.spans import Arg, pseudo_mention
 
 #: The ``rule`` of a relation an evaluation frame found, and its confidence.
 FRAME_RULE = "evaluation_frame"
@@ -99,8 +99,6 @@ _CLAUSE_OPENERS = frozenset({",", "that"})
 #: against the contrasted ones ("Compared to FusedKV, FusedKV-Lite ...": at once).
 NAMED_AFTER_COMMA = 1
 _ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "a", "b", "c", "d", "e"})
-
-Arg = tuple[int, int, dict[str, Any]]
 
 
 def own_names(proposed: dict[str, Any], args: Sequence[Arg]) -> frozenset[str]:

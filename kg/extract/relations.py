@@ -8,8 +8,9 @@ placeholders, :mod:`kg.extract.patterns`; ``"@arg"`` is a whole mention, ``"%lis
 cues of a list in ``kg/extract/data/relations/``). Each line says why it is there ("why").
 
 "We", "our method", "this approach" are *stand-ins* for the paper's proposed entity (the
-mention ``kg_roles`` marked PROPOSES): a pattern takes them as it takes a mention, and the
-relation is stated of the proposed mention; ``head_span``/``tail_span`` say where it was written.
+mention ``kg_roles`` marked PROPOSES; :mod:`kg.extract.stand_ins`): a pattern takes them as it
+takes a mention, and the relation is stated of the proposed mention; ``head_span`` and
+``tail_span`` say where it was written.
 
 Beside the rules, frames (:mod:`kg.extract.frames`) relate the paper's own method to the
 datasets and tasks a sentence evaluates it on, however far apart they are written, a
@@ -39,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from spacy.language import Language
-from spacy.tokens import Doc, Span, Token
+from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from kg.extract.frames import FRAME_FINDERS
@@ -62,17 +63,13 @@ from kg.extract.relation_model import (
     sentence_index,
     shipped_model,
 )
-from kg.extract.spans import DERIVED_SOURCES, GENERIC, pseudo_mention
-from kg.schema import Rel
+from kg.extract.spans import DERIVED_SOURCES, GENERIC, Arg, Mention
+from kg.extract.stand_ins import GENERIC_HEADS, proposed_mention, stand_ins
 
 #: The ``rule`` of a relation the trained model found (:mod:`kg.extract.relation_model`).
 MODEL_RULE = "model"
 RULES_FILE = PATTERNS / "relations.jsonl"
 TOKENS_FILE = PATTERNS / "relations_tokens.jsonl"
-GENERIC_HEADS = "relations/generic_heads.txt"
-STAND_IN_DETERMINERS = "relations/stand_in_determiners.txt"
-IT_VERBS_SKIPPED = "relations/it_verbs_skipped.txt"
-IT_OPENERS_SKIPPED = "relations/it_openers_skipped.txt"
 #: "@arg" is a mention: the finder writes the mentions as the doc's entities while it matches
 #: (a native attribute; an extension attribute is a Python predicate, which made matching
 #: slower than the whole pipeline) and then puts the doc's own back.
@@ -81,9 +78,6 @@ _ENT_ATTRS: list[int | str] = ["ENT_IOB", "ENT_TYPE"]
 
 if not Doc.has_extension("kg_relations"):
     Doc.set_extension("kg_relations", default=None)
-
-Mention = dict[str, Any]
-Arg = tuple[int, int, Mention]  # a mention's first token, its end token, the mention
 
 
 @dataclass
@@ -207,101 +201,7 @@ def _matcher(vocab: Vocab) -> tuple[CuedMatcher, list[RelationRule]]:
     return CuedMatcher(vocab, [rule.pattern for rule in rules]), rules
 
 
-# -- stand-ins -------------------------------------------------------------------------------
-
-_HEADS = frozenset(
-    w + plural for w in map(str.lower, read_data_lines(GENERIC_HEADS)) for plural in ("", "s")
-)
-_OWN = tuple(tuple(d.split()) for d in read_data_lines(STAND_IN_DETERMINERS))
-_MODIFIER_TAGS = frozenset({"JJ", "JJR", "JJS", "VBN", "VBG", "CC"})
-_IT_SKIPPED = frozenset(read_data_lines(IT_VERBS_SKIPPED))
-_IT_OPENERS_SKIPPED = tuple(tuple(o.split()) for o in read_data_lines(IT_OPENERS_SKIPPED))
-#: The most tokens of an opening phrase before ", it" ("In particular, it achieves").
-_IT_OPENER = 3
-
-
-def stand_ins(doc: Doc, taken: Sequence[bool]) -> list[Mention]:
-    """Words for the paper's proposed entity, as :data:`GENERIC` mention dicts (``source``
-    "stand_in") on tokens no mention takes (``taken``): "we" (``refers`` "we": the authors'
-    method), and a generic head noun (generic_heads.txt) after "our", "this", "the proposed"
-    (stand_in_determiners.txt), modifiers between ("our simple method"; ``refers`` "own"), and
-    "It" opening a sentence with what a method does ("It outperforms ...": :func:`is_own_it`,
-    ``refers`` "own"). The span is the noun alone, as SciERC writes a Generic mention."""
-    found = []
-    for tok in doc:
-        if taken[tok.i]:
-            continue
-        if tok.lower_ == "we":
-            found.append(pseudo_mention(tok, "stand_in", refers="we"))
-        elif (is_generic_head(tok) and _after_own_determiner(doc, tok.i)) or is_own_it(tok):
-            found.append(pseudo_mention(tok, "stand_in", refers="own"))
-    return found
-
-
-def is_own_it(tok: Token) -> bool:
-    """Whether ``tok`` is an "It" that opens a sentence and does something, adverbs between:
-    "It outperforms ...", "It also reaches 80.3% on MMVP", "It then extracts ...".
-
-    Why: in ICLR 2026 abstracts about 245 sentences open so (not counting "It is", "It can"),
-    and in a sample of 30 all but two speak of the paper's own method or benchmark, named in
-    the sentence before ("We propose FullPart, ... It first derives ..."). The expletive "It is
-    worth", "It can be shown" and verbs of a finding ("It indicates that") are left out
-    (``it_verbs_skipped.txt``).
-
-    So is an "it" after a short opening phrase and a comma ("Moreover, it outperforms ...",
-    "In particular, it achieves ..."): about 150 ICLR 2026 sentences, most of them about the
-    paper's method or benchmark, but not after a contrast, a time before the paper or a
-    concession ("However, it remains", "While promising, it poses": ``it_openers_skipped.txt``).
-    """
-    if tok.lower_ != "it" or not (tok.is_sent_start or _after_an_opener(tok)):
-        return False
-    verb = next((t for t in tok.doc[tok.i + 1 : tok.i + 4] if t.tag_ not in ("RB", ",")), None)
-    if verb is None or verb.lower_ in _IT_SKIPPED:
-        return False
-    if verb.tag_ == "MD":
-        return verb.i + 1 < len(tok.doc) and tok.doc[verb.i + 1].lower_ != "be"
-    return verb.tag_ in ("VBZ", "VBD")
-
-
-def _after_an_opener(tok: Token) -> bool:
-    """Whether ``tok`` follows a comma that closes a sentence's first one to
-    :data:`_IT_OPENER` tokens, which no word of ``it_openers_skipped.txt`` begins."""
-    doc, start = tok.doc, tok.sent.start
-    if not (tok.i >= 2 and doc[tok.i - 1].text == "," and tok.i - 1 - start <= _IT_OPENER):
-        return False
-    words = tuple(t.lower_ for t in doc[start : tok.i - 1])
-    return not any(words[: len(o)] == o for o in _IT_OPENERS_SKIPPED)
-
-
-def is_generic_head(tok: Token) -> bool:
-    """A generic head noun ("method"), not the modifier of another noun ("method design")."""
-    last = tok.i + 1 == len(tok.doc)
-    return tok.lower_ in _HEADS and tok.tag_.startswith("NN") and (
-        last or not tok.nbor(1).tag_.startswith("NN")
-    )  # fmt: skip
-
-
-def _after_own_determiner(doc: Doc, i: int) -> bool:
-    """Whether "our", "this", "the proposed" ... comes before token ``i``, modifiers between."""
-    start = i
-    while start > 0 and i - start < 4 and doc[start - 1].tag_ in _MODIFIER_TAGS:
-        start -= 1
-    for k in range(start, i + 1):  # the modifiers may begin a determiner ("the proposed")
-        words = tuple(t.lower_ for t in doc[max(0, k - 3) : k])
-        if any(words[len(words) - len(d) :] == d for d in _OWN):
-            return True
-    return False
-
-
 # -- finding relations -----------------------------------------------------------------------
-
-
-def proposed_mention(mentions: Sequence[Mention]) -> Mention | None:
-    """The mention of the paper's proposed entity: its first PROPOSES method, else its first
-    PROPOSES mention, else None."""
-    proposed = [m for m in mentions if m.get("role") == str(Rel.PROPOSES)]
-    methods = [m for m in proposed if m["label"] == "Method"]
-    return (methods or proposed)[0] if proposed else None
 
 
 _AUTO: Any = object()

@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc
 
-from kg.extract.relations import Arg
-from kg.extract.spans import coordinated
+from kg.extract.spans import Arg, coordinated
 
 if TYPE_CHECKING:  # (results imports this module)
     from kg.extract.results import Result

@@ -36,8 +36,10 @@ from spacy.vocab import Vocab
 from kg.extract.claimants import claimant
 from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
-from kg.extract.relations import Arg, Mention, argument_tokens, proposed_mention, stand_ins
+from kg.extract.relations import argument_tokens
 from kg.extract.result_lists import pair_lists, share_change
+from kg.extract.spans import Arg, Mention
+from kg.extract.stand_ins import proposed_mention, stand_ins
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
 #: A number as abstracts write it: "85.3", "+4.2", "−1.3", "1,000", "~2", "∼50" (ICLR 2026

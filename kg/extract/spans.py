@@ -16,6 +16,11 @@ from spacy.tokens import Doc, Span, Token
 from kg.extract.lexicon import read_data_lines
 from kg.extract.long_forms import is_acronym
 
+#: A mention as ``kg_mentions`` writes it: text, label, role, character offsets, source ...
+Mention = dict[str, Any]
+#: A mention as an argument of a relation or a claim: its first token, its end token, itself.
+Arg = tuple[int, int, Mention]
+
 CANDIDATES = "kg_candidates"
 
 #: Source priority when candidates overlap (higher wins, then the longer span). The trained
@@ -329,7 +334,7 @@ def ensure_group(doc: Doc) -> None:
 GENERIC = "Generic"
 
 
-def pseudo_mention(tok: Token, source: str, **extra: Any) -> dict[str, Any]:
+def pseudo_mention(tok: Token, source: str, **extra: Any) -> Mention:
     """A one-token :data:`GENERIC` mention dict, in ``kg_mentions``' form: a stand-in for the
     paper's own method ("we", "our method", an evaluation cue) or a SciERC Generic mention."""
     sent, end = tok.sent, tok.idx + len(tok.text)

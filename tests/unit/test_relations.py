@@ -25,10 +25,10 @@ from kg.extract.relations import (
     RULES_FILE,
     find_relations,
     fits_graph,
-    is_own_it,
     load_relation_rules,
     relations_in,
 )
+from kg.extract.stand_ins import is_own_it
 
 
 def found(nlp: Language, text: str) -> set[tuple[str, str, str]]:
