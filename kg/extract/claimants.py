@@ -14,11 +14,11 @@ from spacy.tokens import Doc, Span
 
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.normalize import singularize
-from kg.extract.spans import Arg, Mention
+from kg.extract.spans import FINITE_VERB_TAGS, Arg, Mention
 
 #: Words before a mention that make it the baseline a claim is measured against, not the
 #: method that makes it ("3.5× faster than X", "improves over X", "outperforms X").
-COMPARED = frozenset(
+_COMPARED = frozenset(
     {"than", "over", "to", "against", "vs", "vs.", "versus", "upon", "beyond"}
     | {w.lower() for w in read_data_lines("relations/compare_cues.txt")}
 )
@@ -84,7 +84,7 @@ def _is_subject(doc: Doc, end: int) -> bool:
     model (GPT-5) achieves")."""
     while end < len(doc) and (doc[end].tag_ in ("RB", "-RRB-") or doc[end].text == ")"):
         end += 1
-    return end < len(doc) and doc[end].tag_ in _FINITE_VERBS
+    return end < len(doc) and doc[end].tag_ in FINITE_VERB_TAGS
 
 
 def _measured_of(doc: Doc, start: int, in_sentence: list[Arg]) -> bool:
@@ -120,8 +120,6 @@ _BASELINE_GAP_TAGS = frozenset({
     "DT", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CC", ",", "CD", "HYPH", "RB", "VBN",
     "VBG", "PRP$",
 })  # fmt: skip
-#: Verb tags after a mention that make it a clause's subject ("..., MaskCO achieves").
-_FINITE_VERBS = frozenset({"VBZ", "VBD", "VBP", "MD"})
 
 
 def _is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
@@ -131,17 +129,17 @@ def _is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
     fine-tuning, transfer learning, and X"). Not a mention between a comma and a verb: the
     subject after an opening clause ("Compared to previous state-of-the-art solvers, MaskCO
     achieves")."""
-    subject = end < len(doc) and doc[end].tag_ in _FINITE_VERBS
+    subject = end < len(doc) and doc[end].tag_ in FINITE_VERB_TAGS
     if subject and start > 0 and doc[start - 1].text == ",":
         return False
     i = start - 1
     while i >= sent_start and i > start - 12 and (
         doc[i].tag_ in _BASELINE_GAP_TAGS or _inside_compound(doc, i)
     ):
-        if doc[i].lower_ in COMPARED:
+        if doc[i].lower_ in _COMPARED:
             return True
         i -= 1
-    return i >= sent_start and doc[i].lower_ in COMPARED
+    return i >= sent_start and doc[i].lower_ in _COMPARED
 
 
 def _inside_compound(doc: Doc, i: int) -> bool:

@@ -37,7 +37,7 @@ def mend_line_breaks(papers: list[Paper]) -> list[Paper]:
     >>> mend_line_breaks(ps)[0].abstract
     'A classification of data-centric and pre- and post-training.'
     """
-    breaks = {(a, b) for p in papers for a, b in _BREAK.findall(p.abstract)}
+    breaks = {(a, b) for p in papers if "- " in p.abstract for a, b in _BREAK.findall(p.abstract)}
     breaks = {(a, b) for a, b in breaks if b.lower() not in _LIST_WORDS}
     if not breaks:
         return papers

@@ -104,6 +104,12 @@ def _variant_of_dataset(key: str) -> bool:
     return stem != key and len(stem) > 1 and stem in listed_datasets()
 
 
+def _ends_in_method_head(key: str) -> bool:
+    """Whether a key's last word is a head that makes a method ("a3c-algorithm", "cnn-rnn":
+    strong_method_heads.txt)."""
+    return key.rpartition("-")[2] in load_lexicon().strong_method_heads
+
+
 #: A name coined for a network: "PyramidNet", "GoogLeNet", "PossibleWorldNets".
 _NETWORK_NAME = re.compile(r"[a-z0-9]Nets?$")
 
@@ -121,7 +127,7 @@ def _dataset_or_not(key: str, name: str) -> Label:
     """
     # "Asynchronous Advantage Actor Critic (A3C) algorithm", "Dataset Distillation": what
     # experiments run "on" may be a method, and its head says so
-    if names_a_model(name) or key.rpartition("-")[2] in load_lexicon().strong_method_heads:
+    if names_a_model(name) or _ends_in_method_head(key):
         return Label.METHOD
     # "PyramidNet", "RevNet", "DeltaNet": a network, unless kg's list knows it as data
     # ("ShapeNet", "WordNet") or it names a variant of a listed dataset ("mini-ImageNet")
@@ -157,7 +163,7 @@ def _metric_or_not(key: str, name: str) -> Label:
     ...     "half-precision", "BLEU", "top-1 accuracy", "mean average precision")]
     ['Method', 'Dataset', 'Concept', 'Metric', 'Metric', 'Metric']
     """
-    if key.rpartition("-")[2] in load_lexicon().strong_method_heads:
+    if _ends_in_method_head(key):
         return Label.METHOD
     if key in listed_datasets() and key not in listed(Label.METRIC):
         return Label.DATASET
