@@ -8,6 +8,9 @@ corpus names it in two papers (what :mod:`kg.resolve.titles` needs to link a phr
 words that open it ("Efficient", "Robust", "Few-Shot" stays) are not part of the task, so
 "Scalable Deepfake Detection" is the task "deepfake detection" other titles and abstracts
 name too.
+
+A named title's description is read the same way when it opens with such a phrase:
+"WinT3R: Window-Based Streaming Reconstruction with Camera Token Pool" says what WinT3R does.
 """
 
 from __future__ import annotations
@@ -36,9 +39,16 @@ _TAKEN_BY = frozenset({Label.TASK, Label.METHOD})
 MIN_WORDS, MAX_WORDS = 2, 5
 
 
-def purpose_span(words: list[str]) -> tuple[int, int, int] | None:
+#: The words that open a description naming a kind of thing, not a task ("A Unified Face
+#: Understanding and Generation Model").
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def purpose_span(words: list[str], described: bool = False) -> tuple[int, int, int] | None:
     """Where a title segment's purpose word is, and where the task of its purpose phrase is
-    written (words ``start:end``); None when it names no task.
+    written (words ``start:end``); None when it names no task. ``described``: the segment is
+    a named title's description, and its opening phrase is the purpose (``at`` is -1) when
+    the segment has no purpose word.
 
     >>> from kg.resolve.titles import title_words
     >>> words = title_words("Dual Distillation for Robust Few-Shot Anomaly Detection in the Wild")
@@ -48,9 +58,15 @@ def purpose_span(words: list[str]) -> tuple[int, int, int] | None:
     >>> [purpose_span(title_words(t)) for t in ("Memory for Large Language Models",
     ...     "Rewards for Eliciting Reasoning", "A Model for Flow Field Prediction of Airfoils")]
     [None, None, None]
+    >>> words = title_words("Window-Based Streaming Reconstruction with Camera Token Pool")
+    >>> at, start, end = purpose_span(words, described=True)
+    >>> at, words[start:end]
+    (-1, ['Window-Based', 'Streaming', 'Reconstruction'])
     """
     lowered = [w.lower() for w in words]
     at = next((lowered.index(w) for w in OPENERS if w in lowered), None)
+    if at is None and described and lowered and lowered[0] not in _ARTICLES:
+        at = -1
     if at is None:
         return None
     start = end = at + 1
@@ -88,8 +104,10 @@ def purpose_task(
     found: Sequence[tuple[int, int, Label]],
     lookup: Callable[[str], str | None],
     entities: dict[str, Entity],
+    described: bool = False,
 ) -> tuple[int, int, str, str] | None:
-    """The task of a title segment's purpose phrase (:func:`purpose_span`): its words
+    """The task of a title segment's purpose phrase (:func:`purpose_span`, ``described`` as
+    there): its words
     ``start:end``, its text and the id of its entity. None when it names none, when a task
     or method of ``found`` (the entities of the corpus the segment names, as ``(start, end,
     label)``) is where :func:`kg.resolve.titles.title_relations` takes the task from or
@@ -97,7 +115,7 @@ def purpose_task(
     may overlap it: "LLM" of "Knowledge-Intensive LLM Generation".) The entity is the one of
     its merge key (``lookup``, or the Task of that key), else a new Task added to
     ``entities``."""
-    span = purpose_span(words)
+    span = purpose_span(words, described)
     if span is None:
         return None
     at, start, end = span

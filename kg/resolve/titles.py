@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from kg.extract.lexicon import read_data_lines
+from kg.extract.long_forms import find_long_form
 from kg.extract.normalize import fold_letter_numbers, normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
 from kg.resolve.kinds import worth_a_node
 from kg.resolve.naming import title_name
+from kg.resolve.purposes import STOPS as PURPOSE_STOPS
 from kg.resolve.purposes import purpose_task
 from kg.resolve.words import word_list
 from kg.schema import DEFAULT_ROLE, ENTITY_REL_TRIPLES, EntityRel, Label, Rel
@@ -257,7 +259,8 @@ def link_titles(
             ]
             if named is None or n > 0:  # the name's own segment is no purpose
                 spans = [(ph.start, ph.end, entities[ph.entity].label) for ph in found]
-                task = purpose_task(words, spans, lookup, entities)
+                described = n > 0 and not _spelt_out(named, words)  # type: ignore[arg-type]
+                task = purpose_task(words, spans, lookup, entities, described)
                 if task is not None:  # (first of the phrases that start where it does)
                     found = sorted([Phrase(*task), *found], key=lambda ph: ph.start)
             phrases.append((n, words, found))
@@ -312,7 +315,9 @@ def title_relations(
     pairs: list[tuple[str | Mention, str]] = []
     at = next((lowered.index(word) for word in _PURPOSE if word in lowered), None)
     if at is not None:
-        tail = next((ph for ph in found if at < ph.start <= at + 2), None)
+        tail = next((ph for ph in found if at < ph.start <= at + 2), None) or _purpose_head(
+            lowered, at, found, entities
+        )
         before = next((ph for ph in found if ph.end == at), None)
         head: str | Mention | None = named
         if head is None and before is not None and entities[before.entity].label in _HEAD_TYPES:
@@ -347,6 +352,36 @@ def title_relations(
         ):
             pairs.append((method.entity, task.entity))
     return pairs
+
+
+def _purpose_head(
+    lowered: list[str], at: int, found: list[Phrase], entities: dict[str, Entity]
+) -> Phrase | None:
+    """The task that ends the purpose phrase after word ``at`` (up to a word of
+    ``purpose_stops.txt``), however many words qualify it first: "for Generalised Multi-Modal
+    Scene Understanding" is for scene understanding (a phrase ends its noun phrase, so the
+    task is the phrase's head)."""
+    end = next((i for i in range(at + 1, len(lowered)) if lowered[i] in PURPOSE_STOPS), None)
+    end = len(lowered) if end is None else end
+    return next(
+        (ph for ph in found if at < ph.start and ph.end == end
+         and entities[ph.entity].label == Label.TASK),
+        None,
+    )  # fmt: skip
+
+
+def _spelt_out(name: str, words: list[str]) -> bool:
+    """Whether a named title's description opens with the name spelt out ("MINE: Mutual
+    Information Neural Estimation"): it says what the name stands for, not what it does.
+
+    >>> _spelt_out("MINE", ["Mutual", "Information", "Neural", "Estimation"])
+    True
+    >>> _spelt_out("WinT3R", ["Window-Based", "Streaming", "Reconstruction", "with", "Camera"])
+    False
+    """
+    lowered = [w.lower() for w in words]
+    end = next((i for i, w in enumerate(lowered) if w in PURPOSE_STOPS), len(words))
+    return find_long_form(name, " ".join(words[:end])) is not None
 
 
 def _either(first: dict[str, str], then: dict[str, str], key: str) -> str | None:

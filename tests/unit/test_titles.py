@@ -140,3 +140,28 @@ def test_a_named_title_is_used_for_the_task_its_description_does() -> None:
     # what follows "with", "in", "of" ... qualifies the description: no task of FlowX's
     G, _ = _graph({"p": "FlowX: Caching in Video Generation"}, own)
     assert not G.has_edge("method:flowx", "task:video-generation")
+
+
+def test_the_task_that_ends_a_long_purpose_phrase_is_what_it_is_for() -> None:
+    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
+    G, _ = _graph({"p": "FlowX: Fast Sampling for Generalised Multi-Modal Video Generation"}, own)
+    assert G.has_edge("method:flowx", "task:video-generation")
+    # a task the phrase names before its head is no purpose ("of" ends the phrase first)
+    G, _ = _graph({"p": "FlowX: Fast Sampling for Video Generation Costs of Users"}, own)
+    assert not G.has_edge("method:flowx", "task:video-generation")
+
+
+def test_a_named_description_that_is_a_task_phrase_is_what_the_name_is_for() -> None:
+    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
+    title = "FlowX: Window-Based Streaming Reconstruction with Camera Tokens"
+    G, _ = _graph({"p": title}, own)
+    task = "task:window-based-streaming-reconstruction"
+    assert G.nodes[task]["name"] == "window-based streaming reconstruction"
+    assert G.has_edge("method:flowx", task)
+    for title in (
+        "FlowX: A Unified Streaming Reconstruction Model",  # a kind of thing, not a task
+        "FlowX: Collective Intelligence Improves Video Predictions",  # a claim
+        "FlowX: Streaming Reconstruction of Camera Tokens",  # "X of Y" is longer
+    ):
+        G, _ = _graph({"p": title}, own)
+        assert not [n for n in _links(G, "p") if n.startswith("task:")], title
