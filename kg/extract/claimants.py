@@ -104,7 +104,7 @@ def _is_setting_of(doc: Doc, start: int, sent_start: int) -> bool:
     its claimant ("improves the GSM8K score from 78.6 to 81.2 on LLaDA-8B-Instruct"). Not
     after a noun of merit ("the effectiveness of IDEA": merit_nouns.txt)."""
     i = start - 1
-    while i > sent_start and (doc[i].tag_ in _MODIFIER_TAGS or _inside_compound(doc, i)):
+    while i > sent_start and (doc[i].tag_ in _MODIFIER_TAGS or inside_compound(doc, i)):
         i -= 1
     if i < sent_start or doc[i].lower_ not in _SETTING_PREPOSITIONS:
         return False
@@ -116,7 +116,7 @@ def _is_setting_of(doc: Doc, start: int, sent_start: int) -> bool:
 _MODIFIER_TAGS = frozenset({"DT", "PRP$", "JJ", "JJR", "JJS", "CD", "HYPH", "VBN"})
 #: Tokens that may stand between a comparison cue and a baseline it names ("outperforms
 #: strong baselines, X, Y, and Z"): list joins, determiners, modifiers, nouns.
-_BASELINE_GAP_TAGS = frozenset({
+BASELINE_GAP_TAGS = frozenset({
     "DT", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", "CC", ",", "CD", "HYPH", "RB", "VBN",
     "VBG", "PRP$",
 })  # fmt: skip
@@ -133,8 +133,10 @@ def _is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
     if subject and start > 0 and doc[start - 1].text == ",":
         return False
     i = start - 1
-    while i >= sent_start and i > start - 12 and (
-        doc[i].tag_ in _BASELINE_GAP_TAGS or _inside_compound(doc, i)
+    while (
+        i >= sent_start
+        and i > start - 12
+        and (doc[i].tag_ in BASELINE_GAP_TAGS or inside_compound(doc, i))
     ):
         if doc[i].lower_ in _COMPARED:
             return True
@@ -142,6 +144,6 @@ def _is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
     return i >= sent_start and doc[i].lower_ in _COMPARED
 
 
-def _inside_compound(doc: Doc, i: int) -> bool:
+def inside_compound(doc: Doc, i: int) -> bool:
     """Whether token ``i`` is inside a hyphenated compound ("of" in "state-of-the-art")."""
     return 0 < i < len(doc) - 1 and doc[i - 1].text == "-" and doc[i + 1].text == "-"

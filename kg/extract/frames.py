@@ -5,7 +5,8 @@ patterns: *evaluation frames*, the datasets and tasks a sentence evaluates the p
 on (below); *component frames*, the parts a sentence lists after announcing them ("ReMix
 consists of three major components: (1) ..., (2) ...": :func:`component_frames`); and *contrast
 frames*, the methods a sentence sets the paper's against ("Unlike GRPO, ReMix ...":
-:func:`contrast_frames`).
+:func:`contrast_frames`). A fourth, the *baseline frame* (:mod:`kg.extract.baselines`), joins
+them: the named methods a sentence's claimant outperforms, however far apart.
 
 Abstracts report their evaluation in sentences that name the method and put the datasets
 under "on", "across" or "over", often far apart and in every order: "On five math reasoning
@@ -41,6 +42,7 @@ from typing import Any
 import numpy as np
 from spacy.tokens import Doc
 
+from kg.extract.baselines import BASELINE_CONFIDENCE, BASELINE_RULE, baseline_frames
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.names import has_capital_or_digit
 from kg.extract.spans import Arg, pseudo_mention
@@ -423,4 +425,5 @@ FRAME_FINDERS = (
     (evaluation_frames, FRAME_RULE, FRAME_CONFIDENCE),
     (component_frames, COMPONENT_RULE, COMPONENT_CONFIDENCE),
     (contrast_frames, CONTRAST_RULE, CONTRAST_CONFIDENCE),
+    (baseline_frames, BASELINE_RULE, BASELINE_CONFIDENCE),
 )

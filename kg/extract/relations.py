@@ -14,8 +14,9 @@ takes a mention, and the relation is stated of the proposed mention; ``head_span
 
 Beside the rules, frames (:mod:`kg.extract.frames`) relate the paper's own method to the
 datasets and tasks a sentence evaluates it on, however far apart they are written, a
-system to the parts a sentence lists after "N components:", and the paper's method to those a
-sentence opens by setting it against ("Unlike GRPO, ..."); and a pair classifier trained
+system to the parts a sentence lists after "N components:", the paper's method to those a
+sentence opens by setting it against ("Unlike GRPO, ..."), and what a sentence claims for to
+the named methods it outperforms (:mod:`kg.extract.baselines`); and a pair classifier trained
 on SciERC (:mod:`kg.extract.relation_model`, ``kg train relations``) adds what it finds
 between two arguments of a sentence that no rule relates (``rule`` "model", ``confidence`` its
 probability); the component's ``model`` setting (default true) switches it off.

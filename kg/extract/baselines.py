@@ -1,0 +1,133 @@
+"""Baseline frames: a named method a sentence measures its claimant against, however far
+apart the two are written.
+
+"ATLAS showcases its superior overall planning performance, achieving an 84% final pass rate
+which significantly outperforms baselines including ReAct", "We introduce ULCB-Hoeffding, ...,
+which enjoys fine-grained regret guarantees and empirically outperforms AMB": the token
+patterns of ``relations.jsonl`` relate "X outperforms Y" when X stands right before the verb;
+here a clause or a result comes between. The sentence still says who outperforms: the
+claimant of :mod:`kg.extract.claimants`, the same reading that gives a result its method (the
+clause's subject, or the paper's own method where "we" speaks). So each named method a
+comparison cue governs is COMPARED_WITH the claimant at its place.
+
+A comparison cue is a verb of ``compare_cues.txt`` ("outperforms", "surpasses", "beats"),
+"than", "versus", or "to"/"with" after "compared", "relative", "superior" ... (``COMPARE_TO``);
+as in :func:`kg.extract.claimants.claimant`, modifiers, nouns and list joins may stand between
+the cue and the method ("outperforms strong baselines, including ReAct and Reflexion").
+
+>>> from kg.extract.pipeline import load_pipeline
+>>> from kg.extract.relations import relations_in
+>>> text = "FooNet reaches an 84% pass rate, which clearly outperforms baselines including GRPO."
+>>> doc = load_pipeline()(text)
+>>> [(r.head["text"], r.type, r.tail["text"], r.rule) for r in relations_in(doc, doc._.kg_mentions)
+...  if r.type == "COMPARED_WITH"]
+[('FooNet', 'COMPARED_WITH', 'GRPO', 'baseline_frame')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from spacy.tokens import Doc
+
+from kg.extract.claimants import BASELINE_GAP_TAGS, claimant, inside_compound
+from kg.extract.lexicon import read_data_lines
+from kg.extract.names import has_capital_or_digit
+from kg.extract.spans import Arg
+
+BASELINE_RULE = "baseline_frame"
+BASELINE_CONFIDENCE = 0.55
+#: Words that compare on their own: the verbs of compare_cues.txt, "than", "versus".
+_CUES = frozenset(
+    {w.lower() for w in read_data_lines("relations/compare_cues.txt")}
+    | {"than", "versus", "vs", "vs."}
+)
+#: Words before "to" or "with" that make it a comparison ("compared to", "superior to").
+COMPARE_TO = frozenset({"compared", "comparison", "relative", "superior", "comparable", "par"})
+#: How far left of a method a cue may stand, in tokens.
+_REACH = 12
+
+
+def baseline_frames(
+    doc: Doc,
+    args: Sequence[Arg],
+    proposed: dict[str, Any] | None,
+    sentence_of: Sequence[int],
+) -> list[tuple[Arg, str, Arg]]:
+    """(claimant, "COMPARED_WITH", baseline) for each named method a comparison cue governs
+    (:func:`_under_comparison`) and the method its sentence claims the comparison for
+    (:func:`kg.extract.claimants.claimant` at the baseline's place); ``args`` in text order,
+    as :func:`kg.extract.relations.argument_tokens` gives them. "We" and "our method" stand
+    for ``proposed``."""
+    found = []
+    groups: dict[int, list[Arg]] = {}
+    for arg in args:
+        groups.setdefault(sentence_of[arg[0]], []).append(arg)
+    for first, group in groups.items():
+        own = [a for a in group if a[2].get("refers") in ("we", "own")]
+        for arg in group:
+            start, end, m = arg
+            if not _names_one_method(doc, arg):
+                continue
+            if not _under_comparison(doc, start, first):
+                continue
+            mentions = [a for a in group if a[2].get("source") != "stand_in"]
+            offsets = [a[2]["start"] for a in own]
+            head, _ = claimant(doc, doc[start:end], mentions, proposed, offsets)
+            if head is None or head is m or head["text"] == m["text"]:
+                continue
+            said = [a for a in own if a[0] < start]
+            if head is proposed and said:
+                head_arg = said[-1]  # where "we" speaks for it
+            else:
+                head_arg = next((a for a in group if a[2] is head), None)
+            if head_arg is not None and head_arg[0] < start:
+                found.append((head_arg, "COMPARED_WITH", arg))
+    return found
+
+
+def _names_one_method(doc: Doc, arg: Arg) -> bool:
+    """Whether an argument names one method: a Method written as a name (a capital or a
+    digit), whole words, not a class of methods: a plural ("RAG baselines", "non-reasoning
+    LLMs") or the modifier of one ("DRL baselines", "7 TTA methods"). A comparison with
+    unnamed baselines is no relation."""
+    start, end, m = arg
+    plural = ("NNS", "NNPS")
+    return (
+        m["label"] == "Method"
+        and has_capital_or_digit(m["text"])
+        and _whole_words(doc.text, m["start"], m["end"])
+        and doc[end - 1].tag_ not in plural
+        and not (end < len(doc) and doc[end].tag_ in plural)
+    )
+
+
+def _whole_words(text: str, start: int, end: int) -> bool:
+    """Whether characters ``start:end`` of ``text`` begin and end a word ("VL-7B" of
+    "Qwen2.5-VL-7B", "OGA-" of "OGA-UCT" do not)."""
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    joined = any(c == "-" or c.isalnum() for c in (before, after))
+    return not joined and "-" not in (text[start], text[end - 1])
+
+
+def _under_comparison(doc: Doc, start: int, first: int) -> bool:
+    """Whether a comparison cue governs the mention at token ``start`` of the sentence that
+    begins at token ``first``: scanning left over modifiers, nouns and list joins, the first
+    other word is a cue, or a cue stands among them ("outperforms the strong GRPO and X")."""
+    i = start - 1
+    while i >= first and i > start - _REACH:
+        word = doc[i].lower_
+        if word in _CUES or (word in ("to", "with") and i > first and _compares(doc, i)):
+            return True
+        if not (doc[i].tag_ in BASELINE_GAP_TAGS or inside_compound(doc, i)):
+            return False
+        i -= 1
+    return False
+
+
+def _compares(doc: Doc, i: int) -> bool:
+    """Whether the "to" or "with" at token ``i`` compares: "compared to", "superior to", "on
+    par with"."""
+    return doc[i - 1].lower_ in COMPARE_TO
