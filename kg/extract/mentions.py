@@ -58,6 +58,19 @@ _NOT_NAME_TAGS = ("VB", "PRP", "DT", "IN", "CC", "W", "MD", "TO")
 _JOINING = frozenset(read_data_lines("initials_skipped_words.txt")) - {"the", "a"}
 
 
+def called_a_task(span: Span) -> bool:
+    """Whether a phrase names one task and its writer calls it so: two words or more before a
+    closing "task" or "tasks" ("spatiotemporal prediction tasks"), no conjunction, slash or
+    preposition between ("analysis and planning tasks", "image/video synthesis tasks" are
+    two) and no verb opening them ("solving complicated reasoning tasks")."""
+    return (
+        len(span) > 2
+        and span[-1].lower_ in ("task", "tasks")
+        and span[0].tag_ != "VBG"
+        and not any(t.tag_ in ("CC", "IN", "TO") or "/" in t.text for t in span[:-1])
+    )
+
+
 def _written_word(doc: Doc, i: int) -> int:
     """End of the whitespace-delimited word that starts at token ``i`` ("Best-of-N")."""
     j = i + 1
@@ -240,6 +253,8 @@ class MentionSelector:
         """Corrects a type from the phrase itself: the head noun decides ("micro-expression
         recognition" is a task, "X benchmark" a dataset) and a coined name is not a concept."""
         span = named_part(span)
+        if called_a_task(span):  # "spatiotemporal prediction tasks"
+            span = span[:-1]
         head = span[-1].lower_
         singular = singularize(head)
         if singular in self.lexicon.dataset_heads and len(span) > 1:
@@ -382,8 +397,11 @@ class MentionSelector:
                 "token": span.start,
             }
             # Entity resolution keeps a task that one abstract names once when it is a noun
-            # compound (kept off the others: most mentions are no tasks, and the cache is smaller).
-            if label == str(Label.TASK) and noun_compound(doc, span.start, span.end):
+            # compound or the abstract calls it a task ("spatiotemporal prediction tasks"):
+            # kept off the others (most mentions are no tasks, and the cache is smaller).
+            if label == str(Label.TASK) and (
+                noun_compound(doc, span.start, span.end) or called_a_task(span)
+            ):
                 mention["compound"] = True
             mentions.append(mention)
         doc._.kg_mentions = mentions

@@ -905,3 +905,28 @@ def test_a_task_the_abstract_named_before_the_cue_is_not_proposed(extractor: Ext
     )
     roles = {m.role for m in extractor.extract_texts([text])[0] if m.key == "diffusion-alignment"}
     assert roles == {Rel.ADDRESSES}
+
+
+def test_a_phrase_its_writer_calls_a_task_is_one() -> None:
+    """Hand-tagged: "spatiotemporal prediction tasks" is a task that one abstract may name
+    once (kept by entity resolution: ``compound``), typed from the word before "tasks"."""
+    import spacy
+    from spacy.tokens import Doc
+
+    from kg.extract.lexicon import load_lexicon
+    from kg.extract.mentions import MentionSelector, called_a_task
+
+    vocab = spacy.blank("en").vocab
+
+    def span(tagged: str):  # noqa: ANN202
+        words, tags = zip(*(w.rsplit("/", 1) for w in tagged.split()), strict=True)
+        return Doc(vocab, words=list(words), tags=list(tags))[:]
+
+    task = span("spatiotemporal/JJ prediction/NN tasks/NNS")
+    assert called_a_task(task)
+    assert MentionSelector(load_lexicon()).retype(task, "Concept") == "Task"
+    assert not called_a_task(span("reasoning/NN tasks/NNS"))  # a class of tasks
+    assert not called_a_task(span("analysis/NN and/CC planning/NN tasks/NNS"))  # two
+    assert not called_a_task(span("image/video/NN synthesis/NN tasks/NNS"))
+    assert not called_a_task(span("solving/VBG complicated/JJ reasoning/NN tasks/NNS"))
+    assert not called_a_task(span("spatiotemporal/JJ prediction/NN models/NNS"))
