@@ -14,7 +14,13 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kg.graph.paper_link import PaperLink
-from kg.graph.relations import kind_tasks, relation_links, result_relations, shared_kinds
+from kg.graph.relations import (
+    kind_tasks,
+    nested_tails,
+    relation_links,
+    result_relations,
+    shared_kinds,
+)
 from kg.graph.results import result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
@@ -131,9 +137,12 @@ def graph_data(
     papers_of: dict[str, int] = dict.fromkeys(keep, 0)
     links: list[Mapping[str, Any]] = []
     ordered = sorted(papers, key=lambda p: p.id)
+    stating = dict(relations or {})  # (the caller's lists are left as they are)
     for p in ordered:
         by_entity: dict[str, list[Mention]] = {}
         found = mentions_by_paper.pop(p.id, []) if release else mentions_by_paper.get(p.id, [])
+        if p.id in stating:
+            stating[p.id] = nested_tails(stating[p.id], found, label_of)
         for m in found:
             if m.entity in keep:
                 by_entity.setdefault(m.entity, []).append(m)
@@ -161,10 +170,10 @@ def graph_data(
                     EVIDENCE_KIND if keyword else None,
                 )
             )
-    stated = kind_tasks(result_relations(relations or {}, results or {}), entities)
+    stated = kind_tasks(result_relations(stating, results or {}), entities)
     more = relation_links(ordered, stated, label_of, kinds) if stated else []
     result_nodes, result_links = result_graph(ordered, results, label_of) if results else ([], [])
-    del stated
+    del stated, stating
     if release:  # their mentions, the last the links do not hold, go with them
         for made in (relations, results):
             if made is not None:

@@ -9,12 +9,14 @@ entities by now (``mention.entity``).
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from kg.extract.normalize import normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.kinds import names_a_kind
+from kg.resolve.purposes import STOPS as PURPOSE_STOPS
 from kg.schema import ENTITY_REL_TRIPLES, REL_TYPES, TYPE_ATTR, EntityRel, Label, Rel
 
 #: Sentences a link keeps: enough to judge it, few enough that a link many papers state does
@@ -142,6 +144,61 @@ def result_relations(
         if measured:
             out[pid] = [*relations.get(pid, ()), *measured]
     return out
+
+
+#: The source of a mention of a name or known phrase inside a longer one (kg_mentions).
+NESTED = "nested"
+
+
+def nested_tails(
+    rows: Sequence[RelationMention], mentions: Sequence[Mention], label_of: Mapping[str, Label]
+) -> list[RelationMention]:
+    """A paper's relations (``rows``), a USED_FOR whose task makes no node (``label_of``: the
+    kept entities' labels) said of the known task its phrase ends in: "DualFlow, the first
+    unified and efficient framework for multi-modal two-person motion generation" uses
+    DualFlow for motion generation, "a framework for category-agnostic instance segmentation"
+    is one for instance segmentation. Only words that modify it may come before the task
+    (none of ``purpose_stops.txt``: not "uncertainty quantification in reinforcement
+    learning"); ``mentions``: the paper's.
+
+    >>> from kg.schema import Rel
+    >>> def m(text, start, label, entity, source="model"):
+    ...     return Mention(start, start + len(text), text, label, Rel.USES, "s", entity=entity,
+    ...                    source=source)
+    >>> flow = m("DualFlow", 0, Label.METHOD, "method:dualflow")
+    >>> phrase = m("two-person motion generation", 20, Label.TASK, "task:two-person-mg")
+    >>> inner = m("motion generation", 31, Label.TASK, "task:mg", NESTED)
+    >>> r = RelationMention(flow, "USED_FOR", phrase, "s")
+    >>> [x.tail.entity for x in nested_tails([r], [flow, phrase, inner],
+    ...     {"method:dualflow": Label.METHOD, "task:mg": Label.TASK})]
+    ['task:mg']
+    """
+    out = []
+    for r in rows:
+        head, tail = r.head.entity, r.tail.entity
+        if (
+            r.type == EntityRel.USED_FOR.value
+            and head in label_of
+            and not _allowed(label_of[head], EntityRel.USED_FOR, label_of.get(tail))
+        ):
+            inner = [
+                m
+                for m in mentions
+                if m.source == NESTED
+                and m.end == r.tail.end
+                and m.start > r.tail.start
+                and m.entity != head
+                and _allowed(label_of[head], EntityRel.USED_FOR, label_of.get(m.entity))
+                and not set(r.tail.text[: m.start - r.tail.start].lower().split()) & PURPOSE_STOPS
+            ]  # fmt: skip
+            if inner:
+                r = replace(r, tail=min(inner, key=lambda m: m.start))
+        out.append(r)
+    return out
+
+
+def _allowed(head: Label, rel: EntityRel, tail: Label | None) -> bool:
+    return tail is not None and (head, rel, tail) in ENTITY_REL_TRIPLES
 
 
 #: How much less sure a method's use for the task its kind names is than the kind itself.

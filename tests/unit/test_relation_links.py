@@ -184,3 +184,35 @@ def test_a_methods_kind_names_the_task_it_is_used_for() -> None:
     task = m("math reasoning", Label.TASK, "task:math-reasoning")
     rows = {"p": [RelationMention(task, "IS_A", kind, "s")]}
     assert kind_tasks(rows, entities) == rows
+
+
+def test_a_use_for_a_phrase_no_node_names_is_one_for_the_task_it_ends_in() -> None:
+    sentence = "DualFlow, a framework for two-person motion generation and for music in film."
+    ents = {
+        "method:dualflow": Entity("method:dualflow", Label.METHOD, "DualFlow"),
+        "task:mg": Entity("task:mg", Label.TASK, "motion generation"),
+        "task:two-person-mg": Entity("task:two-person-mg", Label.CONCEPT, "two-person mg"),
+        "concept:music-in-film": Entity("concept:music-in-film", Label.CONCEPT, "music in film"),
+        "task:film": Entity("task:film", Label.TASK, "film"),
+    }
+
+    def at(text: str, entity: str, label: Label, source: str = "model") -> Mention:
+        start = sentence.index(text)
+        return Mention(start, start + len(text), text, label, Rel.USES, sentence,
+                       entity=entity, source=source)  # fmt: skip
+
+    flow = at("DualFlow", "method:dualflow", Label.METHOD)
+    phrase = at("two-person motion generation", "task:two-person-mg", Label.CONCEPT)
+    inner = at("motion generation", "task:mg", Label.TASK, "nested")
+    music = at("music in film", "concept:music-in-film", Label.CONCEPT)
+    film = at("film", "task:film", Label.TASK, "nested")
+    relations = {"p": [RelationMention(flow, "USED_FOR", phrase, sentence, 0.6),
+                       RelationMention(flow, "USED_FOR", music, sentence, 0.6)]}  # fmt: skip
+    papers = [Paper("p", sentence), Paper("q", "x")]
+    mentions = {"p": [flow, phrase, inner, music, film], "q": [at("film", "task:film",
+                Label.TASK), at("motion generation", "task:mg", Label.TASK)]}  # fmt: skip
+    data = graph_data(papers, mentions, ents, relations=relations, min_concept_papers=1)
+    used_for = {(x["source"], x["target"]) for x in data["links"] if x.get("type") == "USED_FOR"}
+    # what follows "in" names something else: no use for film
+    assert used_for == {("method:dualflow", "task:mg")}
+    assert relations["p"][0].tail is phrase  # the caller's relations are left as they are
