@@ -21,7 +21,7 @@ from kg.graph.relations import (
     result_relations,
     shared_kinds,
 )
-from kg.graph.results import result_graph
+from kg.graph.results import introduces_a_benchmark, result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
 from kg.resolve.kinds import names_a_kind, worth_a_node
@@ -138,6 +138,7 @@ def graph_data(
     links: list[Mapping[str, Any]] = []
     ordered = sorted(papers, key=lambda p: p.id)
     stating = dict(relations or {})  # (the caller's lists are left as they are)
+    benchmarks: dict[str, Mention] = {}  # paper id -> the one dataset it introduces
     for p in ordered:
         by_entity: dict[str, list[Mention]] = {}
         found = mentions_by_paper.pop(p.id, []) if release else mentions_by_paper.get(p.id, [])
@@ -148,6 +149,11 @@ def graph_data(
                 by_entity.setdefault(m.entity, []).append(m)
         for eid in [eid for eid, ms in by_entity.items() if all(m.source == HEAD for m in ms)]:
             del by_entity[eid]
+        datasets = [eid for eid in by_entity if label_of[eid] is Label.DATASET]
+        if len(datasets) == 1:  # the one dataset the paper links: its own benchmark?
+            own = [m for m in by_entity[datasets[0]] if m.role is proposes]
+            if own and introduces_a_benchmark(p.title, entities[datasets[0]].name):
+                benchmarks[p.id] = min(own, key=lambda m: (m.start, m.end))
         for eid in sorted(by_entity):
             ms = by_entity[eid]
             if len(ms) > 1:
@@ -172,7 +178,9 @@ def graph_data(
             )
     stated = kind_tasks(result_relations(stating, results or {}), entities)
     more = relation_links(ordered, stated, label_of, kinds) if stated else []
-    result_nodes, result_links = result_graph(ordered, results, label_of) if results else ([], [])
+    result_nodes, result_links = (
+        result_graph(ordered, results, label_of, benchmarks) if results else ([], [])
+    )
     del stated, stating
     if release:  # their mentions, the last the links do not hold, go with them
         for made in (relations, results):

@@ -9,10 +9,13 @@ result's arguments are mentions, which entity resolution has given their entitie
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kg.models import Mention, Paper, ResultMention
+from kg.resolve.names import names_a_benchmark
+from kg.resolve.words import word_list
 from kg.schema import (
     KEY,
     LABEL_ATTR,
@@ -58,15 +61,42 @@ def result_name(value: str, args: Mapping[ResultRel, Mention]) -> str:
 _NAMED_BY = (ResultRel.IN_METRIC, ResultRel.ON_DATASET, ResultRel.FOR_TASK)
 
 
+#: Title words that say a paper builds a benchmark (their beginnings): benchmark_title_words.txt.
+_BENCHMARK_WORDS = tuple(word_list("benchmark_title_words.txt"))
+
+
+def introduces_a_benchmark(title: str, name: str) -> bool:
+    """Whether a paper that introduces one dataset, ``name``, introduces it as a benchmark: the
+    name says so (:func:`kg.resolve.names.names_a_benchmark`) or the title does ("MCPMark: A
+    Benchmark for ...", "Cancer-Myth: Evaluating LLMs on ..."). A dataset built to train on
+    ("SpatialLadder-26k") is not where the paper's results are measured.
+
+    >>> introduces_a_benchmark("MCPMark: A Benchmark for Stress-Testing MCP Use", "MCPMark")
+    True
+    >>> introduces_a_benchmark("SpatialLadder: Progressive Training for Spatial Reasoning",
+    ...                        "SpatialLadder-26k")
+    False
+    """
+    words = (w.lower() for w in re.findall(r"[\w-]+", title))
+    return names_a_benchmark(name) or any(w.startswith(_BENCHMARK_WORDS) for w in words)
+
+
 def result_graph(
     papers: Iterable[Paper],
     results_by_paper: Mapping[str, list[ResultMention]],
     label_of: Mapping[str, Label],
+    benchmarks: Mapping[str, Mention] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The Result nodes and their links for ``papers`` (the links' ends among the graph's
     entities, ``label_of``: the kept entities' labels). A result links to an entity only when
     the entity has the label its link needs (resolution may type an entity otherwise than
     the sentence's mention).
+
+    ``benchmarks``: per paper id, the mention of the one benchmark the paper introduces, where
+    it links no other dataset (:func:`introduces_a_benchmark`): a result whose sentence names
+    no dataset or task is on it. A benchmark paper reports what models reach on its benchmark
+    ("even the strongest model, GPT-5, reaches only 52.56% pass@1") without naming it in
+    every sentence.
 
     >>> from kg.models import Mention
     >>> from kg.schema import Rel
@@ -88,6 +118,14 @@ def result_graph(
         for n, r in enumerate(sorted(results_by_paper.get(p.id, ()), key=_text_order), 1):
             rid = result_id(p.id, n)
             args = _linked(r, label_of)
+            own = benchmarks.get(p.id) if benchmarks else None
+            if (
+                own is not None
+                and ResultRel.ON_DATASET not in args
+                and ResultRel.FOR_TASK not in args
+            ):
+                args[ResultRel.ON_DATASET] = own
+                args = {rel: args[rel] for rel in RESULT_TARGET if rel in args}
             nodes.append(
                 {
                     KEY: rid,

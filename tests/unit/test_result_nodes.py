@@ -135,3 +135,34 @@ def test_extract_jsonl_carries_results(tmp_path: Path) -> None:
     level = by_value["85.3%"]
     assert record["mentions"][level["dataset"]]["text"] == "ImageNet"
     assert level["relative"] is False and by_value["2.1 points"]["relative"] is True
+
+
+def test_a_benchmark_paper_s_unplaced_results_are_on_its_benchmark() -> None:
+    from kg.graph.assemble import graph_data
+    from kg.models import Entity, Mention, Paper, ResultMention
+    from kg.schema import Label, Rel
+
+    def at(text: str, entity: str, label: Label, role: Rel) -> Mention:
+        return Mention(0, len(text), text, label, role, "s", entity=entity)
+
+    ents = {
+        "dataset:foobench": Entity("dataset:foobench", Label.DATASET, "FooBench"),
+        "dataset:gsm8k": Entity("dataset:gsm8k", Label.DATASET, "GSM8K"),
+        "method:gpt-5": Entity("method:gpt-5", Label.METHOD, "GPT-5"),
+    }
+    bench = at("FooBench", "dataset:foobench", Label.DATASET, Rel.PROPOSES)
+    gpt = at("GPT-5", "method:gpt-5", Label.METHOD, Rel.USES)
+    gsm = at("GSM8K", "dataset:gsm8k", Label.DATASET, Rel.EVALUATES_ON)
+
+    def best() -> ResultMention:
+        return ResultMention("36.3%", 36.3, "%", False, "GPT-5 reaches only 36.3%.", 0, 5,
+                             method=gpt)  # fmt: skip
+
+    def on(mentions: list[Mention]) -> set[str]:
+        data = graph_data([Paper("p", "x")], {"p": mentions}, ents, results={"p": [best()]})
+        return {x["target"] for x in data["links"] if x.get("type") == "ON_DATASET"}
+
+    assert on([bench, gpt]) == {"dataset:foobench"}
+    # a paper that links another dataset too, or uses one it does not introduce: no guess
+    assert on([bench, gpt, gsm]) == set()
+    assert on([gsm, gpt]) == set()
