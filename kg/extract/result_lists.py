@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc
 
+from kg.extract.spans import FINITE_VERB_TAGS as FINITE
 from kg.extract.spans import Arg, coordinated
 
 if TYPE_CHECKING:  # (results imports this module)
@@ -81,6 +82,16 @@ def _list_before(
     language modeling and retrieval tasks ..., delivers 80% and 58.2% gains on MQAR and RULER
     tasks, ..., respectively") is as often the sentence's topic, and a list a verb follows is
     its subject ("On Pick-a-Pic V2, Poly-DPO achieves")."""
+    best = _last_list(doc, on, ends, start, sent_start)
+    if not best or any(m["label"] != "Dataset" for _, _, m in best):
+        return []
+    return [] if _verb_follows(doc, best[-1][1]) else best
+
+
+def _last_list(
+    doc: Doc, on: dict[int, Arg], ends: dict[int, int], start: int, sent_start: int
+) -> list[Arg]:
+    """The last list of mentions of ``on`` in the sentence that ends before token ``start``."""
     best: list[Arg] = []
     j = sent_start
     while j < start:
@@ -91,10 +102,17 @@ def _list_before(
             best, j = members, members[-1][1]
         else:
             j += 1
-    if not best or any(m["label"] != "Dataset" for _, _, m in best):
-        return []
-    end = best[-1][1]
-    return [] if end < len(doc) and doc[end].tag_.startswith("VB") else best
+    return best
+
+
+def _verb_follows(doc: Doc, end: int, tags: frozenset[str] | None = None) -> bool:
+    """Whether a verb (of ``tags``, when given) comes right after token ``end``, a comma or
+    adverbs between."""
+    while end < len(doc) and (doc[end].text == "," or doc[end].tag_ in ("RB", "RBR")):
+        end += 1
+    if end >= len(doc):
+        return False
+    return doc[end].tag_ in tags if tags is not None else doc[end].tag_.startswith("VB")
 
 
 def _respectively(doc: Doc, end: int, sent_end: int) -> bool:
@@ -128,6 +146,31 @@ def pair_lists(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[Arg
                 result.task = m
 
 
+def pair_methods(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[Arg]) -> None:
+    """Each result of a run for the method in the same place of the list of as many methods
+    ("A, B and C") that is the subject before it (a finite verb follows), when the sentence
+    says "respectively": "the strongest models, Gemini-2.5-Pro and GPT-5-Think, achieve only
+    38.20% and 37.20% accuracy, respectively" (``out``, ``runs``: as :func:`pair_lists`'s).
+    Not "On Qwen3-4B, qTTT improves ... by +12.6 and +14.1 on LongBench-v2 and ZeroSCROLLS,
+    respectively": no list of methods."""
+    methods = {s: (s, e, m) for s, e, m in spans if m["label"] == "Method"}
+    ends = {s: e for s, e, _ in methods.values()}
+    k = 0
+    for run in runs:
+        results = out[k : k + len(run)]
+        k += len(run)
+        if len(run) < 2 or not _respectively(doc, run[-1][1], doc[run[0][0]].sent.end):
+            continue
+        members = _last_list(doc, methods, ends, run[0][0], doc[run[0][0]].sent.start)
+        joined = len(members) > 1 and doc[members[-1][0] - 1].lower_ in ("and", "or")
+        if len(members) == len(run) and joined and _verb_follows(doc, members[-1][1], _PRESENT):
+            for result, (_, _, m) in zip(results, members, strict=True):
+                result.method = m
+
+
+#: The verbs after a subject: finite, and the base form the tagger gives a plural's present
+#: ("Gemini-2.5-Pro and GPT-5-Think, achieve").
+_PRESENT = FINITE | {"VB"}
 #: What may stand between the numbers of a list that :func:`share_change` reads as one.
 _LIST_JOINS = frozenset({",", "and", "or", "to", "-", "–"})
 

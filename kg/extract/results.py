@@ -37,7 +37,7 @@ from kg.extract.claimants import claimant
 from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import argument_tokens
-from kg.extract.result_lists import pair_lists, share_change
+from kg.extract.result_lists import pair_lists, pair_methods, share_change
 from kg.extract.spans import Arg, Mention
 from kg.extract.stand_ins import proposed_mention, stand_ins
 
@@ -189,6 +189,7 @@ def results_in(
         out.append(result)
         previous_end = end
     pair_lists(doc, out, runs, spans)
+    pair_methods(doc, out, runs, spans)
     share_change(doc, out, runs, _CHANGE)
     for result in out:  # "an AIME score of 15.5", "ImageNet top-1 accuracy"
         result.dataset = _named_by(result.metric, mentions) or result.dataset

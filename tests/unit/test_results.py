@@ -254,6 +254,18 @@ def test_numbers_listed_with_as_many_datasets_pair_in_order(nlp: Language) -> No
         ("28.6%", "CIFAR-100"), ("11.3%", "ImageNet")]
 
 
+def test_numbers_listed_with_as_many_subject_methods_pair_in_order(nlp: Language) -> None:
+    text = (
+        "Even the strongest models, Gemini-2.5-Pro and GPT-5-Think, achieve only 38.20% and "
+        "37.20% accuracy, respectively."
+    )
+    assert [(r.value, text_of(r.method)) for r in claims(nlp, text)] == [
+        ("38.20%", "Gemini-2.5-Pro"), ("37.20%", "GPT-5-Think")]  # fmt: skip
+    # a model the claim was made on and the method are no list of methods
+    text = "On Qwen3-4B, FooNet improves accuracy by +12.6 and +14.1 points, respectively."
+    assert "Qwen3-4B" not in {text_of(r.method) for r in claims(nlp, text)}
+
+
 def test_a_change_word_after_a_list_makes_each_number_a_change(nlp: Language) -> None:
     text = "FooNet shows 11%, 14%, and 19% performance gains on Sokoban, MineSweeper and WebShop."
     assert [r.relative for r in claims(nlp, text)] == [True, True, True]
