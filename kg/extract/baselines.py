@@ -66,14 +66,12 @@ def baseline_frames(
         groups.setdefault(sentence_of[arg[0]], []).append(arg)
     for first, group in groups.items():
         own = [a for a in group if a[2].get("refers") in ("we", "own")]
+        offsets = [a[2]["start"] for a in own]
+        mentions = [a for a in group if a[2].get("source") != "stand_in"]
         for arg in group:
             start, end, m = arg
-            if not _names_one_method(doc, arg):
+            if not (_names_one_method(doc, arg) and _under_comparison(doc, start, first)):
                 continue
-            if not _under_comparison(doc, start, first):
-                continue
-            mentions = [a for a in group if a[2].get("source") != "stand_in"]
-            offsets = [a[2]["start"] for a in own]
             head, _ = claimant(doc, doc[start:end], mentions, proposed, offsets)
             if head is None or head is m or head["text"] == m["text"]:
                 continue

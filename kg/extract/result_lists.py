@@ -28,6 +28,9 @@ Run = list[tuple[int, int]]
 _ON = frozenset({"Dataset", "Task"})
 #: The most tokens between the last number and the list after it ("% performance gains on").
 _GAP = 6
+#: The verbs after a subject: finite, and the base form the tagger gives a plural's present
+#: ("Gemini-2.5-Pro and GPT-5-Think, achieve").
+_PRESENT = FINITE | {"VB"}
 
 
 def pair_in_order(
@@ -148,9 +151,10 @@ def pair_lists(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[Arg
 
 def pair_methods(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[Arg]) -> None:
     """Each result of a run for the method in the same place of the list of as many methods
-    ("A, B and C") that is the subject before it (a finite verb follows), when the sentence
-    says "respectively": "the strongest models, Gemini-2.5-Pro and GPT-5-Think, achieve only
-    38.20% and 37.20% accuracy, respectively" (``out``, ``runs``: as :func:`pair_lists`'s).
+    ("A, B and C") that is the subject before it (a verb of :data:`_PRESENT` follows), when the
+    sentence says "respectively": "the strongest models, Gemini-2.5-Pro and GPT-5-Think,
+    achieve only 38.20% and 37.20% accuracy, respectively" (``out``, ``runs``: as
+    :func:`pair_lists`'s).
     Not "On Qwen3-4B, qTTT improves ... by +12.6 and +14.1 on LongBench-v2 and ZeroSCROLLS,
     respectively": no list of methods."""
     methods = {s: (s, e, m) for s, e, m in spans if m["label"] == "Method"}
@@ -168,9 +172,6 @@ def pair_methods(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[A
                 result.method = m
 
 
-#: The verbs after a subject: finite, and the base form the tagger gives a plural's present
-#: ("Gemini-2.5-Pro and GPT-5-Think, achieve").
-_PRESENT = FINITE | {"VB"}
 #: What may stand between the numbers of a list that :func:`share_change` reads as one.
 _LIST_JOINS = frozenset({",", "and", "or", "to", "-", "–"})
 

@@ -107,8 +107,8 @@ def purpose_task(
     described: bool = False,
 ) -> tuple[int, int, str, str] | None:
     """The task of a title segment's purpose phrase (:func:`purpose_span`, ``described`` as
-    there): its words
-    ``start:end``, its text and the id of its entity. None when it names none, when a task
+    there): its words ``start:end``, its text and the id of its entity. None when it names
+    none, when a task
     or method of ``found`` (the entities of the corpus the segment names, as ``(start, end,
     label)``) is where :func:`kg.resolve.titles.title_relations` takes the task from or
     overlaps the phrase, or when its merge key is an entity's of another type. (A concept

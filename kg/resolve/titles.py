@@ -259,7 +259,7 @@ def link_titles(
             ]
             if named is None or n > 0:  # the name's own segment is no purpose
                 spans = [(ph.start, ph.end, entities[ph.entity].label) for ph in found]
-                described = n > 0 and not _spelt_out(named, words)  # type: ignore[arg-type]
+                described = named is not None and n > 0 and not _spelt_out(named, words)
                 task = purpose_task(words, spans, lookup, entities, described)
                 if task is not None:  # (first of the phrases that start where it does)
                     found = sorted([Phrase(*task), *found], key=lambda ph: ph.start)
@@ -361,8 +361,7 @@ def _purpose_head(
     ``purpose_stops.txt``), however many words qualify it first: "for Generalised Multi-Modal
     Scene Understanding" is for scene understanding (a phrase ends its noun phrase, so the
     task is the phrase's head)."""
-    end = next((i for i in range(at + 1, len(lowered)) if lowered[i] in PURPOSE_STOPS), None)
-    end = len(lowered) if end is None else end
+    end = _phrase_end(lowered, at + 1)
     return next(
         (ph for ph in found if at < ph.start and ph.end == end
          and entities[ph.entity].label == Label.TASK),
@@ -379,9 +378,15 @@ def _spelt_out(name: str, words: list[str]) -> bool:
     >>> _spelt_out("WinT3R", ["Window-Based", "Streaming", "Reconstruction", "with", "Camera"])
     False
     """
-    lowered = [w.lower() for w in words]
-    end = next((i for i, w in enumerate(lowered) if w in PURPOSE_STOPS), len(words))
+    end = _phrase_end([w.lower() for w in words], 0)
     return find_long_form(name, " ".join(words[:end])) is not None
+
+
+def _phrase_end(lowered: list[str], start: int) -> int:
+    """Where the phrase from word ``start`` ends: at the next word of ``purpose_stops.txt``."""
+    return next(
+        (i for i in range(start, len(lowered)) if lowered[i] in PURPOSE_STOPS), len(lowered)
+    )
 
 
 def _either(first: dict[str, str], then: dict[str, str], key: str) -> str | None:
