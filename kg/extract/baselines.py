@@ -31,18 +31,12 @@ from typing import Any
 
 from spacy.tokens import Doc
 
-from kg.extract.claimants import BASELINE_GAP_TAGS, claimant, inside_compound
-from kg.extract.lexicon import read_data_lines
+from kg.extract.claimants import BASELINE_GAP_TAGS, COMPARE_WORDS, claimant, inside_compound
 from kg.extract.names import has_capital_or_digit
-from kg.extract.spans import Arg
+from kg.extract.spans import Arg, by_sentence, in_compound
 
 BASELINE_RULE = "baseline_frame"
 BASELINE_CONFIDENCE = 0.55
-#: Words that compare on their own: the verbs of compare_cues.txt, "than", "versus".
-_CUES = frozenset(
-    {w.lower() for w in read_data_lines("relations/compare_cues.txt")}
-    | {"than", "versus", "vs", "vs."}
-)
 #: Words before "to" or "with" that make it a comparison ("compared to", "superior to").
 COMPARE_TO = frozenset({"compared", "comparison", "relative", "superior", "comparable", "par"})
 #: How far left of a method a cue may stand, in tokens.
@@ -61,10 +55,7 @@ def baseline_frames(
     as :func:`kg.extract.relations.argument_tokens` gives them. "We" and "our method" stand
     for ``proposed``."""
     found = []
-    groups: dict[int, list[Arg]] = {}
-    for arg in args:
-        groups.setdefault(sentence_of[arg[0]], []).append(arg)
-    for first, group in groups.items():
+    for first, group in by_sentence(args, sentence_of).items():
         own = [a for a in group if a[2].get("refers") in ("we", "own")]
         offsets = [a[2]["start"] for a in own]
         mentions = [a for a in group if a[2].get("source") != "stand_in"]
@@ -87,27 +78,20 @@ def baseline_frames(
 
 def _names_one_method(doc: Doc, arg: Arg) -> bool:
     """Whether an argument names one method: a Method written as a name (a capital or a
-    digit), whole words, not a class of methods: a plural ("RAG baselines", "non-reasoning
-    LLMs") or the modifier of one ("DRL baselines", "7 TTA methods"). A comparison with
-    unnamed baselines is no relation."""
+    digit), whole words (:func:`kg.extract.spans.in_compound`: not "VL-7B" of "Qwen2.5-VL-7B"
+    nor "OGA-" of "OGA-UCT"), not a class of methods: a plural ("RAG baselines",
+    "non-reasoning LLMs") or the modifier of one ("DRL baselines", "7 TTA methods"). A
+    comparison with unnamed baselines is no relation."""
     start, end, m = arg
     plural = ("NNS", "NNPS")
     return (
         m["label"] == "Method"
         and has_capital_or_digit(m["text"])
-        and _whole_words(doc.text, m["start"], m["end"])
+        and not in_compound(doc, start, end)
+        and "-" not in (m["text"][0], m["text"][-1])
         and doc[end - 1].tag_ not in plural
         and not (end < len(doc) and doc[end].tag_ in plural)
     )
-
-
-def _whole_words(text: str, start: int, end: int) -> bool:
-    """Whether characters ``start:end`` of ``text`` begin and end a word ("VL-7B" of
-    "Qwen2.5-VL-7B", "OGA-" of "OGA-UCT" do not)."""
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
-    joined = any(c == "-" or c.isalnum() for c in (before, after))
-    return not joined and "-" not in (text[start], text[end - 1])
 
 
 def _under_comparison(doc: Doc, start: int, first: int) -> bool:
@@ -117,7 +101,7 @@ def _under_comparison(doc: Doc, start: int, first: int) -> bool:
     i = start - 1
     while i >= first and i > start - _REACH:
         word = doc[i].lower_
-        if word in _CUES or (word in ("to", "with") and i > first and _compares(doc, i)):
+        if word in COMPARE_WORDS or (word in ("to", "with") and i > first and _compares(doc, i)):
             return True
         if not (doc[i].tag_ in BASELINE_GAP_TAGS or inside_compound(doc, i)):
             return False

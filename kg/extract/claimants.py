@@ -16,12 +16,15 @@ from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.normalize import singularize
 from kg.extract.spans import FINITE_VERB_TAGS, Arg, Mention
 
-#: Words before a mention that make it the baseline a claim is measured against, not the
-#: method that makes it ("3.5× faster than X", "improves over X", "outperforms X").
-_COMPARED = frozenset(
-    {"than", "over", "to", "against", "vs", "vs.", "versus", "upon", "beyond"}
+#: Words that compare on their own: the verbs of compare_cues.txt ("outperforms"), "than",
+#: "versus".
+COMPARE_WORDS = frozenset(
+    {"than", "vs", "vs.", "versus"}
     | {w.lower() for w in read_data_lines("relations/compare_cues.txt")}
 )
+#: Words before a mention that make it the baseline a claim is measured against, not the
+#: method that makes it ("3.5× faster than X", "improves over X", "outperforms X").
+_COMPARED = COMPARE_WORDS | {"over", "to", "against", "upon", "beyond"}
 _SETTING_PREPOSITIONS = frozenset(read_data_lines("relations/setting_prepositions.txt"))
 _MERIT_NOUNS = frozenset(read_data_lines("relations/merit_nouns.txt"))
 #: Head words of a metric's name ("appearance score", "MathQA accuracy"): metric_heads.txt.

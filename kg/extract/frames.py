@@ -45,7 +45,7 @@ from spacy.tokens import Doc
 from kg.extract.baselines import BASELINE_CONFIDENCE, BASELINE_RULE, baseline_frames
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.names import has_capital_or_digit
-from kg.extract.spans import Arg, pseudo_mention
+from kg.extract.spans import Arg, by_sentence, pseudo_mention
 
 #: The ``rule`` of a relation an evaluation frame found, and its confidence.
 FRAME_RULE = "evaluation_frame"
@@ -204,7 +204,7 @@ def evaluation_frames(
         return []
     names = own_names(proposed, args)
     found = []
-    for first, group in _by_sentence(args, sentence_of).items():
+    for first, group in by_sentence(args, sentence_of).items():
         heads = [a for a in group if _is_own(a[2], names)]
         for arg in group:
             m = arg[2]
@@ -245,11 +245,11 @@ def component_frames(
     sentence numbers them, else split at commas, semicolons and "and".
     """
     names = own_names(proposed, args) if proposed and proposed["label"] == "Method" else None
-    by_sentence = _by_sentence(args, sentence_of)
+    grouped = by_sentence(args, sentence_of)
     found = []
     for colon in _announcements(doc, sentence_of):
         first = sentence_of[colon]
-        group = by_sentence.get(first, [])
+        group = grouped.get(first, [])
         end = colon
         while end < len(doc) and sentence_of[end] == first:
             end += 1
@@ -317,14 +317,6 @@ def _items(doc: Doc, after: Sequence[Arg], start: int, end: int) -> list[Arg]:
     return items
 
 
-def _by_sentence(args: Sequence[Arg], sentence_of: Sequence[int]) -> dict[int, list[Arg]]:
-    """``args`` by the first token of their sentence, in text order."""
-    out: dict[int, list[Arg]] = {}
-    for arg in args:
-        out.setdefault(sentence_of[arg[0]], []).append(arg)
-    return out
-
-
 def _is_enumerator(text: str) -> bool:
     return text.isdigit() and len(text) == 1 or text in _ROMAN
 
@@ -350,7 +342,7 @@ def contrast_frames(
     starts = _contrast_starts(doc)
     names = own_names(proposed, args) if proposed and proposed["label"] == "Method" else None
     found = []
-    for first, group in _by_sentence(args, sentence_of).items():
+    for first, group in by_sentence(args, sentence_of).items():
         opener = _contrast_opener(doc, starts, first, group[-1][0])
         if opener is None:
             continue

@@ -157,15 +157,18 @@ def pair_methods(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[A
     :func:`pair_lists`'s).
     Not "On Qwen3-4B, qTTT improves ... by +12.6 and +14.1 on LongBench-v2 and ZeroSCROLLS,
     respectively": no list of methods."""
+    if all(len(run) < 2 for run in runs):  # (most abstracts: no list of numbers)
+        return
     methods = {s: (s, e, m) for s, e, m in spans if m["label"] == "Method"}
     ends = {s: e for s, e, _ in methods.values()}
     k = 0
     for run in runs:
         results = out[k : k + len(run)]
         k += len(run)
-        if len(run) < 2 or not _respectively(doc, run[-1][1], doc[run[0][0]].sent.end):
+        sent = doc[run[0][0]].sent if len(run) > 1 else None
+        if sent is None or not _respectively(doc, run[-1][1], sent.end):
             continue
-        members = _last_list(doc, methods, ends, run[0][0], doc[run[0][0]].sent.start)
+        members = _last_list(doc, methods, ends, run[0][0], sent.start)
         joined = len(members) > 1 and doc[members[-1][0] - 1].lower_ in ("and", "or")
         if len(members) == len(run) and joined and _verb_follows(doc, members[-1][1], _PRESENT):
             for result, (_, _, m) in zip(results, members, strict=True):

@@ -9,6 +9,7 @@ candidates overlap (:data:`PRIORITY`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from spacy.tokens import Doc, Span, Token
@@ -166,6 +167,15 @@ def in_compound(doc: Doc, start: int, end: int) -> bool:
     if start > 0 and not doc[start - 1].whitespace_ and doc[start - 1].text[-1:].isalnum():
         return True
     return end < len(doc) and not doc[end - 1].whitespace_ and doc[end].text[:1].isalnum()
+
+
+def by_sentence(args: Sequence[Arg], sentence_of: Sequence[int]) -> dict[int, list[Arg]]:
+    """``args`` by the first token of their sentence (``sentence_of``: each token's), in text
+    order."""
+    out: dict[int, list[Arg]] = {}
+    for arg in args:
+        out.setdefault(sentence_of[arg[0]], []).append(arg)
+    return out
 
 
 def noun_compound(doc: Doc, start: int, end: int) -> bool:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
+from kg.extract.baselines import BASELINE_RULE
 from kg.extract.frames import (
     COMPONENT_RULE,
     CONTRAST_RULE,
@@ -15,6 +16,16 @@ from kg.extract.frames import (
     under_evaluation,
 )
 from kg.extract.relations import argument_tokens, relations_in
+
+
+def pairs_by(nlp: Language, text: str, rule: str) -> set[tuple[str, str]]:
+    """The (head, tail) texts of the relations ``rule`` finds in ``text``."""
+    doc = nlp(text)
+    return {
+        (r.head["text"], r.tail["text"])
+        for r in relations_in(doc, doc._.kg_mentions)
+        if r.rule == rule
+    }
 
 
 def framed(nlp: Language, text: str) -> set[tuple[str, str, str]]:
@@ -230,10 +241,34 @@ def test_an_unnumbered_list_ends_at_a_verb(nlp: Language) -> None:
     ],
 )
 def test_contrast_frames(nlp: Language, text: str, expected: set) -> None:
-    doc = nlp(text)
-    found = {
-        (r.head["text"], r.tail["text"])
-        for r in relations_in(doc, doc._.kg_mentions)
-        if r.rule == CONTRAST_RULE
-    }
-    assert found == expected
+    assert pairs_by(nlp, text, CONTRAST_RULE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # a result's clause between the subject and the comparison
+            "FooNet reaches an 84% pass rate, which significantly outperforms baselines "
+            "including GRPO and PPO.",
+            {("FooNet", "GRPO"), ("FooNet", "PPO")},
+        ),
+        (  # "our method" speaks for the paper's method
+            "We propose FooNet. Under a fixed budget of tokens, our method lifts accuracy on "
+            "ImageNet to 81%, which is far better than GRPO.",
+            {("FooNet", "GRPO")},
+        ),
+        (  # "compared to" is a comparison; "applied to" is not
+            "FooNet, trained on a small budget, brings 2x faster training on ImageNet compared "
+            "to GRPO. FooNet, trained on a small budget, is then applied to Llama-3 with gains.",
+            {("FooNet", "GRPO")},
+        ),
+        (  # a class of methods is no named baseline
+            "FooNet reaches 84% accuracy, outperforming recent multi-agent LLM baselines.",
+            set(),
+        ),
+    ],
+)
+def test_baseline_frames(nlp: Language, text: str, expected: set) -> None:
+    """Baseline frames (kg/extract/baselines.py): a named method a sentence measures its
+    claimant against, however far apart the two are written."""
+    assert pairs_by(nlp, text, BASELINE_RULE) == expected

@@ -44,6 +44,16 @@ def _links(G, pid: str) -> dict[str, str]:  # noqa: ANN001
     return {v: d["evidence"] for u, v, d in G.out_edges(pid, data=True) if d["type"] != "IN_TOPIC"}
 
 
+#: A paper whose abstract proposes FlowX, the name its titles give.
+FLOWX = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
+
+
+def _tasks_of(title: str) -> list[str]:
+    """The tasks the title of FlowX's paper links it to."""
+    G, _ = _graph({"p": title}, FLOWX)
+    return [n for n in _links(G, "p") if n.startswith("task:")]
+
+
 def test_a_title_links_what_abstracts_name_with_the_title_as_evidence() -> None:
     title = "Secure Inference for Diffusion Models with GRPO"
     G, mentions = _graph({"p": title}, {})
@@ -122,15 +132,13 @@ def test_a_purpose_phrase_no_abstract_names_is_a_task_of_its_own() -> None:
 
 
 def test_a_purpose_that_reads_as_no_task_makes_none() -> None:
-    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
     for title in (
         "FlowX: Memory for Large Language Models",  # no task's head word
         "FlowX: Rewards for Eliciting Reasoning",  # a verb and its object
         "FlowX: A Model for Flow Field Prediction of Airfoils",  # "X of Y" is longer
         "FlowX: Fast Sampling for Efficient Detection",  # one word once rated
     ):
-        G, _ = _graph({"p": title}, own)
-        assert not [n for n in _links(G, "p") if n.startswith("task:")], title
+        assert not _tasks_of(title), title
 
 
 def test_a_named_title_is_used_for_the_task_its_description_does() -> None:
@@ -143,18 +151,16 @@ def test_a_named_title_is_used_for_the_task_its_description_does() -> None:
 
 
 def test_the_task_that_ends_a_long_purpose_phrase_is_what_it_is_for() -> None:
-    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
-    G, _ = _graph({"p": "FlowX: Fast Sampling for Generalised Multi-Modal Video Generation"}, own)
+    G, _ = _graph({"p": "FlowX: Fast Sampling for Generalised Multi-Modal Video Generation"}, FLOWX)
     assert G.has_edge("method:flowx", "task:video-generation")
     # a task the phrase names before its head is no purpose ("of" ends the phrase first)
-    G, _ = _graph({"p": "FlowX: Fast Sampling for Video Generation Costs of Users"}, own)
+    G, _ = _graph({"p": "FlowX: Fast Sampling for Video Generation Costs of Users"}, FLOWX)
     assert not G.has_edge("method:flowx", "task:video-generation")
 
 
 def test_a_named_description_that_is_a_task_phrase_is_what_the_name_is_for() -> None:
-    own = {"p": [("FlowX", Label.METHOD, Rel.PROPOSES)]}
     title = "FlowX: Window-Based Streaming Reconstruction with Camera Tokens"
-    G, _ = _graph({"p": title}, own)
+    G, _ = _graph({"p": title}, FLOWX)
     task = "task:window-based-streaming-reconstruction"
     assert G.nodes[task]["name"] == "window-based streaming reconstruction"
     assert G.has_edge("method:flowx", task)
@@ -163,5 +169,4 @@ def test_a_named_description_that_is_a_task_phrase_is_what_the_name_is_for() -> 
         "FlowX: Collective Intelligence Improves Video Predictions",  # a claim
         "FlowX: Streaming Reconstruction of Camera Tokens",  # "X of Y" is longer
     ):
-        G, _ = _graph({"p": title}, own)
-        assert not [n for n in _links(G, "p") if n.startswith("task:")], title
+        assert not _tasks_of(title), title
