@@ -26,8 +26,14 @@ Run = list[tuple[int, int]]
 
 #: What a listed claim is on.
 _ON = frozenset({"Dataset", "Task"})
-#: The most tokens between the last number and the list after it ("% performance gains on").
+#: What a list that opens with a dataset may go on with: a sentence's recogniser types some
+#: benchmarks as methods or metrics ("on CIFAR-100, ImageNet-R, and CUB-200", ImageNet-R a
+#: method); the graph links a member only where the corpus makes it a dataset.
+_MISTYPED = frozenset({"Method", "Metric"})
+#: The most tokens between the last number and the list after it ("% performance gains on"),
+#: and when the sentence says "respectively" ("% gains over state-of-the-art baselines on").
 _GAP = 6
+_RESPECTIVELY_GAP = 15
 #: The verbs after a subject: finite, and the base form the tagger gives a plural's present
 #: ("Gemini-2.5-Pro and GPT-5-Think, achieve").
 _PRESENT = FINITE | {"VB"}
@@ -41,8 +47,9 @@ def pair_in_order(
 
     The list of datasets or tasks (commas between, "and" or "or" before the last) must have as
     many members as the run has numbers, and either come right after the last number (at most
-    :data:`_GAP` tokens, no verb between) or, when the sentence says "respectively" after the
-    numbers, end before the first (datasets only, then: :func:`_list_before`).
+    :data:`_GAP` tokens, :data:`_RESPECTIVELY_GAP` when the sentence says "respectively", no
+    verb between) or, when it says "respectively" after the numbers, end before the first
+    (datasets only, then: :func:`_list_before`).
 
     >>> from kg.extract.pipeline import load_pipeline
     >>> doc = load_pipeline()("It gains 6.2% and 9.9% on ChartMimic and ReachQA.")
@@ -52,54 +59,86 @@ def pair_in_order(
     [['ChartMimic', 'ReachQA']]
     """
     on = {s: (s, e, m) for s, e, m in spans if m["label"] in _ON}
-    ends = {s: e for s, e, _ in on.values()}
+    named = {s: (s, e, m) for s, e, m in spans if m["label"] in _ON | _MISTYPED}
+    ends = {s: e for s, e, _ in named.values()}
     paired: list[list[Arg | None]] = []
     for run in runs:
         first, last = run[0][0], run[-1][1]
         sent = doc[first].sent
-        members = _list_after(doc, on, ends, last, sent.end)
-        if len(members) != len(run) and _respectively(doc, last, sent.end):
-            members = _list_before(doc, on, ends, first, sent.start)
+        respectively = _respectively(doc, last, sent.end)
+        gap = _RESPECTIVELY_GAP if respectively else _GAP
+        members = _list_after(doc, on, named, ends, last, sent.end, gap)
+        if len(members) != len(run) and respectively:
+            members = _list_before(doc, on, named, ends, first, sent.start)
         paired.append(list(members) if len(members) == len(run) else [None] * len(run))
     return paired
 
 
 def _list_after(
-    doc: Doc, on: dict[int, Arg], ends: dict[int, int], end: int, sent_end: int
+    doc: Doc,
+    on: dict[int, Arg],
+    named: dict[int, Arg],
+    ends: dict[int, int],
+    end: int,
+    sent_end: int,
+    gap: int = _GAP,
 ) -> list[Arg]:
     """The list whose first member is the first mention of ``on`` after token ``end``, at most
-    :data:`_GAP` tokens on and no verb between."""
-    for j in range(end, min(end + _GAP + 1, sent_end)):
+    ``gap`` tokens on and no verb between; a list that opens with a dataset may go on with
+    mentions of ``named`` (:data:`_MISTYPED`)."""
+    for j in range(end, min(end + gap + 1, sent_end)):
         if j in on:
-            return [on[s] for s in coordinated(doc, ends, j)]
+            members = coordinated(doc, ends, j)
+            if on[j][2]["label"] != "Dataset":  # a list of tasks is of tasks only
+                members = members[: next(
+                    (k for k, s in enumerate(members) if s not in on), len(members)
+                )]  # fmt: skip
+            return [named[s] for s in members]
         if doc[j].tag_.startswith("VB"):
             return []
     return []
 
 
 def _list_before(
-    doc: Doc, on: dict[int, Arg], ends: dict[int, int], start: int, sent_start: int
+    doc: Doc,
+    on: dict[int, Arg],
+    named: dict[int, Arg],
+    ends: dict[int, int],
+    start: int,
+    sent_start: int,
 ) -> list[Arg]:
     """The last list of the sentence that ends before token ``start``, when its members are
     all datasets and no verb follows it: a list of tasks there ("sets new SOTA results on
     language modeling and retrieval tasks ..., delivers 80% and 58.2% gains on MQAR and RULER
     tasks, ..., respectively") is as often the sentence's topic, and a list a verb follows is
-    its subject ("On Pick-a-Pic V2, Poly-DPO achieves")."""
-    best = _last_list(doc, on, ends, start, sent_start)
-    if not best or any(m["label"] != "Dataset" for _, _, m in best):
+    its subject ("On Pick-a-Pic V2, Poly-DPO achieves"). As after the numbers, a list that
+    opens with a dataset may go on with :data:`_MISTYPED` mentions."""
+    best = _last_list(doc, on, ends, start, sent_start, named)
+    if (
+        not best
+        or best[0][2]["label"] != "Dataset"
+        or any(m["label"] not in _MISTYPED | {"Dataset"} for _, _, m in best)
+    ):
         return []
     return [] if _verb_follows(doc, best[-1][1]) else best
 
 
 def _last_list(
-    doc: Doc, on: dict[int, Arg], ends: dict[int, int], start: int, sent_start: int
+    doc: Doc,
+    on: dict[int, Arg],
+    ends: dict[int, int],
+    start: int,
+    sent_start: int,
+    named: dict[int, Arg] | None = None,
 ) -> list[Arg]:
-    """The last list of mentions of ``on`` in the sentence that ends before token ``start``."""
+    """The last list that opens with a mention of ``on`` in the sentence and ends before token
+    ``start`` (its other members may be of ``named``, when given: those ``ends`` lists)."""
+    named = named or on
     best: list[Arg] = []
     j = sent_start
     while j < start:
         if j in on:
-            members = [on[s] for s in coordinated(doc, ends, j)]
+            members = [named[s] for s in coordinated(doc, ends, j)]
             if members[-1][1] > start:
                 break
             best, j = members, members[-1][1]
@@ -143,10 +182,10 @@ def pair_lists(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[Arg
                 result.dataset = None
             if result.task is not None and id(result.task) in members:
                 result.task = None
-            if m["label"] == "Dataset":
-                result.dataset = m
-            else:
+            if m["label"] == "Task":
                 result.task = m
+            else:  # a dataset, or a benchmark its sentence typed otherwise (_MISTYPED)
+                result.dataset = m
 
 
 def pair_methods(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[Arg]) -> None:

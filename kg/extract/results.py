@@ -38,7 +38,7 @@ from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import argument_tokens
 from kg.extract.result_lists import pair_lists, pair_methods, share_change
-from kg.extract.spans import Arg, Mention
+from kg.extract.spans import GENERIC, Arg, Mention, coordinated
 from kg.extract.stand_ins import proposed_mention, stand_ins
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
@@ -406,6 +406,8 @@ def _result(
     sent = span.sent
     if rule.kind == "percent" and span.end < sent.end and doc[span.end].lower_ == "of":
         return None  # "only 10% of the data", "less than 0.005% of the tokens": a setting
+    if rule.kind == "factor" and span.end < sent.end and re.match(NUMBER, doc[span.end].text):
+        return None  # "ImageNet 256 × 256", "at 1024× 576 resolution": a size, no factor
     c0, c1 = _clause(doc, span)
     window = doc[max(c0, span.start - _WINDOW) : min(c1, span.end + 2)]
     changed = any(t.lower_ in _CHANGE for t in doc[span.end : min(c1, span.end + 2)])
@@ -441,12 +443,18 @@ def _result(
     # The subject is shared by the claims of a sentence: "X achieves A and improves B".
     of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
     method, setting = claimant(doc, span, of_sentence, proposed, own)
-    dataset = (
-        _bracketed_after(doc, span, in_sentence, "Dataset")
-        or _nearest(span, [x for x in own_side if x[2]["label"] == "Dataset"], None)
-        or _opening_dataset(doc, sent.start, spans)
-        or setting
-    )
+    dataset = _bracketed_after(doc, span, in_sentence, "Dataset")
+    if dataset is None:
+        dataset = (
+            _nearest(span, [x for x in own_side if x[2]["label"] == "Dataset"], None)
+            or _opening_dataset(doc, sent.start, spans)
+            or setting
+        )
+        if dataset is not None and _one_of_a_list(doc, dataset, of_sentence):
+            # "Experiments on MATH, AMC23, and AIME show 8.4% accuracy improvements": a claim
+            # on a list is on none of its members alone (a list with as many numbers pairs
+            # with them: kg/extract/result_lists.py)
+            dataset = None
     task = _nearest(span, [x for x in own_side if x[2]["label"] == "Task"], None)
     unit = doc[span.end - 1].text if rule.unit == "@token" else rule.unit
     # "by 10×." at a sentence's end is one token: the full stop is not the value's
@@ -463,6 +471,39 @@ def _result(
         task=task,
         span=(span.start_char, span.start_char + len(value)),
     )
+
+
+def _one_of_a_list(doc: Doc, mention: Mention, of_sentence: list[Arg]) -> bool:
+    """Whether ``mention`` is a member of a list of mentions of its sentence (``of_sentence``,
+    :func:`_a_list`), such as "MATH, AMC23, and AIME" or "on GSM8K and MATH500" (a recogniser
+    may type a member otherwise: any label but a stand-in's counts)."""
+    ends = {s: e for s, e, m in of_sentence if m["label"] != GENERIC}
+    starts = sorted(ends)
+    at = next((s for s, _, m in of_sentence if m is mention), None)
+    if at is None:
+        return False
+    for s in starts:
+        if s > at:
+            break
+        members = coordinated(doc, ends, s)
+        if at in members and _a_list(doc, members, ends):
+            return True
+    return False
+
+
+def _a_list(doc: Doc, members: list[int], ends: dict[int, int]) -> bool:
+    """Whether coordinated mentions (their first tokens) make a list: "and" or "or" before the
+    last, three or more, or two in brackets of their own ("(VOC, COCO)"). Not two a comma
+    parts: "On Meta-World, MoW attains ..." opens with a dataset, then names the method."""
+    if len(members) < 2:
+        return False
+    joined = doc[ends[members[-2]] : members[-1]]
+    last_end = ends[members[-1]]
+    bracketed = (
+        members[0] > 0 and doc[members[0] - 1].text == "("
+        and last_end < len(doc) and doc[last_end].text == ")"
+    )  # fmt: skip
+    return len(members) > 2 or bracketed or any(t.lower_ in ("and", "or") for t in joined)
 
 
 #: Nouns after a dataset's name in an opening "On the X dataset,".

@@ -157,13 +157,21 @@ def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, 
     A mention whose entity resolution typed a dataset, where its sentence did not, is the
     dataset of a result that has neither a dataset nor a task: in "56.3% on MAESTRO-E" the
     sentence read "MAESTRO-E" as a method, and the corpus knows it is a dataset. (Not the
-    other way round: "9.44% on GPT-J" is a result on a model, not of it.)
+    other way round: "9.44% on GPT-J" is a result on a model, not of it.) Nor when the sentence
+    names the result's dataset and that is no node: in "2.6% on MATH500, 18.4% on Countdown"
+    18.4% is on Countdown, not on MATH500 (which the list gave it as its metric).
 
     >>> from kg.schema import Rel
     >>> m = Mention(0, 1, "MAESTRO-E", Label.METHOD, Rel.USES, "s", entity="dataset:maestro-e")
     >>> r = ResultMention("56.3%", 56.3, "%", False, "s", 0, 5, method=m)
     >>> list(_linked(r, {"dataset:maestro-e": Label.DATASET}))
     [<ResultRel.ON_DATASET: 'ON_DATASET'>]
+    >>> math = Mention(0, 1, "MATH500", Label.METRIC, Rel.MEASURES, "s", entity="dataset:math")
+    >>> countdown = Mention(0, 1, "Countdown", Label.DATASET, Rel.EVALUATES_ON, "s",
+    ...                     entity="dataset:countdown")
+    >>> r = ResultMention("18.4%", 18.4, "%", False, "s", 0, 5, dataset=countdown, metric=math)
+    >>> list(_linked(r, {"dataset:math": Label.DATASET}))
+    []
     """
     mentions = {rel: getattr(r, RESULT_ARGUMENT[rel.value]) for rel in RESULT_TARGET}
     out = {
@@ -171,7 +179,8 @@ def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, 
         for rel, m in mentions.items()
         if m is not None and label_of.get(m.entity) == RESULT_TARGET[rel]
     }
-    if ResultRel.ON_DATASET not in out and ResultRel.FOR_TASK not in out:
+    unknown = r.dataset is not None and r.dataset.entity not in label_of
+    if ResultRel.ON_DATASET not in out and ResultRel.FOR_TASK not in out and not unknown:
         linked = [id(m) for m in out.values()]
         retyped = (m for m in mentions.values() if m is not None and id(m) not in linked)
         dataset = next((m for m in retyped if label_of.get(m.entity) == Label.DATASET), None)
