@@ -151,7 +151,11 @@ def results_in(
             continue
         if not _is_baseline(doc, start, end):  # "from 60% to 75%": 60% is where it started
             claims.append((start, end, rule))
-    numbers = [start for start, _, _ in claims]
+    # A figure in brackets right after another ("72.50% (+10.73%) on AIME24") is an aside of
+    # that claim: on its dataset, and no claim of its own between that and the mentions.
+    ends = {end for _, end, _ in claims}
+    asides = {s for s, _, _ in claims if s >= 2 and doc[s - 1].text == "(" and s - 1 in ends}
+    numbers = [start for start, _, _ in claims if start not in asides]
     out: list[Result] = []
     runs: list[list[tuple[int, int]]] = []  # numbers listed with nothing named between
     previous_end = -1
@@ -159,6 +163,8 @@ def results_in(
         result = _result(doc, doc[start:end], rule, spans, proposed, own, numbers)
         if result is None:
             continue
+        if start in asides and out and previous_end == start - 1:
+            result.dataset = out[-1].dataset
         listed = bool(out) and _listed(doc, previous_end, start)
         # a mention between the numbers ends the list's shared reading ("44.2% on MATH500 and
         # 84.5% on GSM8K"), and its run (kg/extract/result_lists.py)
@@ -364,6 +370,20 @@ def _on_a_mention(doc: Doc, end: int, spans: list[Arg]) -> bool:
     return any(s == at for s, _, _ in spans)
 
 
+def _method_on(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
+    """The method-typed mention "on" puts the number ending at token ``end`` on, a bracketed
+    aside between: "62.29% (+12.79%) on AIME25", AIME25 read as a method. It is the result's
+    dataset where the corpus types it one (kg.graph.results), and comes before the method a
+    claim earlier in the sentence was made on (:func:`kg.extract.claimants.claimant`)."""
+    if end < len(doc) and doc[end].text == "(":
+        close = next((i for i in range(end, min(end + 6, len(doc))) if doc[i].text == ")"), None)
+        end = close + 1 if close is not None else end
+    if end >= len(doc) or doc[end].lower_ != "on":
+        return None
+    at = end + 1 + (end + 1 < len(doc) and doc[end + 1].lower_ == "the")
+    return next((m for s, _, m in in_sentence if s == at and m["label"] == "Method"), None)
+
+
 def _after_by(doc: Doc, start: int, clause_start: int) -> bool:
     """Whether "by" comes before the number at ``start`` ("improves by up to 18%"): a change."""
     return _after_word(doc, start, clause_start) == "by"
@@ -448,6 +468,7 @@ def _result(
         dataset = (
             _nearest(span, [x for x in own_side if x[2]["label"] == "Dataset"], None)
             or _opening_dataset(doc, sent.start, spans)
+            or _method_on(doc, span.end, in_sentence)
             or setting
         )
         if dataset is not None and _one_of_a_list(doc, dataset, of_sentence):

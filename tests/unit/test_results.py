@@ -326,6 +326,18 @@ def test_a_list_of_datasets_may_hold_one_its_sentence_typed_otherwise(nlp: Langu
     assert got == [("11.23%", "CIFAR-100"), ("12.43%", "ImageNet-R"), ("7.62%", "CUB-200")]
 
 
+def test_a_bracketed_aside_parts_no_claim_from_its_dataset(nlp: Language) -> None:
+    text = (
+        "Our 1.5B models reach 72.50% (+10.73%) on AIME24, 62.29% (+12.79%) on AIME25, and "
+        "41.67% (+10.11%) on HMMT25."
+    )
+    got = [(r.value, text_of(r.dataset)) for r in claims(nlp, text)]
+    assert got == [
+        ("72.50%", "AIME24"), ("+10.73%", "AIME24"), ("62.29%", "AIME25"),
+        ("+12.79%", "AIME25"), ("41.67%", "HMMT25"), ("+10.11%", "HMMT25"),
+    ]  # fmt: skip
+
+
 def test_a_size_is_no_factor(nlp: Language) -> None:
     text = "FooNet achieves state-of-the-art FID on ImageNet 256 × 256 among AR models."
     assert [r.value for r in claims(nlp, text)] == []
