@@ -168,21 +168,31 @@ def test_a_methods_kind_names_the_task_it_is_used_for() -> None:
     def m(text: str, label: Label, entity: str) -> Mention:
         return Mention(0, len(text), text, label, Rel.USES, "s", entity=entity)
 
-    arpo = m("ARPO", Label.METHOD, "method:arpo")
-    kind = m("agentic RL algorithm", Label.CONCEPT, "concept:agentic-rl-algorithm")
-    rl, rare = "task:reinforcement-learning", "task:reasoning-reinforcement-learning"
+    lumi = m("Lumi", Label.METHOD, "method:lumi")
+    kind = m("agentic VG framework", Label.CONCEPT, "concept:agentic-vg-framework")
+    vg, rare = "task:video-generation", "task:reasoning-video-generation"
     entities = {
         kind.entity: Entity(kind.entity, Label.CONCEPT, kind.text),
-        # "RL" is an alias of both; the task more papers name takes it
-        rare: Entity(rare, Label.TASK, "reasoning—reinforcement learning", ["RL"], 1),
-        rl: Entity(rl, Label.TASK, "reinforcement learning", ["RL"], 700),
+        # "VG" is an alias of both; the task more papers name takes it
+        rare: Entity(rare, Label.TASK, "reasoning—video generation", ["VG"], 1),
+        vg: Entity(vg, Label.TASK, "video generation", ["VG"], 700),
     }
-    rows = {"p": [RelationMention(arpo, "IS_A", kind, "ARPO, a novel agentic RL algorithm.")]}
+    rows = {"p": [RelationMention(lumi, "IS_A", kind, "Lumi, a novel agentic VG framework.")]}
     used = [r for r in kind_tasks(rows, entities)["p"] if r.type == "USED_FOR"]
-    assert [(r.head.entity, r.tail.entity) for r in used] == [("method:arpo", rl)]
+    assert [(r.head.entity, r.tail.entity) for r in used] == [("method:lumi", vg)]
     # Not from a task's kind.
     task = m("math reasoning", Label.TASK, "task:math-reasoning")
     rows = {"p": [RelationMention(task, "IS_A", kind, "s")]}
+    assert kind_tasks(rows, entities) == rows
+    # Not a way of learning: an RL algorithm is one, not one used for RL.
+    arpo = m("ARPO", Label.METHOD, "method:arpo")
+    rl_kind = m("agentic RL algorithm", Label.CONCEPT, "concept:agentic-rl-algorithm")
+    rl = "task:reinforcement-learning"
+    entities = {
+        rl_kind.entity: Entity(rl_kind.entity, Label.CONCEPT, rl_kind.text),
+        rl: Entity(rl, Label.TASK, "reinforcement learning", ["RL"], 700),
+    }
+    rows = {"p": [RelationMention(arpo, "IS_A", rl_kind, "ARPO, an agentic RL algorithm.")]}
     assert kind_tasks(rows, entities) == rows
 
 
@@ -216,3 +226,20 @@ def test_a_use_for_a_phrase_no_node_names_is_one_for_the_task_it_ends_in() -> No
     # what follows "in" names something else: no use for film
     assert used_for == {("method:dualflow", "task:mg")}
     assert relations["p"][0].tail is phrase  # the caller's relations are left as they are
+
+
+def test_a_cost_measures_no_benchmark() -> None:
+    def m(text: str, label: Label, entity: str) -> Mention:
+        return Mention(0, len(text), text, label, Rel.USES, "s", entity=entity)
+
+    imagenet = m("ImageNet", Label.DATASET, "dataset:imagenet")
+    labels = {"dataset:imagenet": Label.DATASET, "metric:speedup": Label.METRIC,
+              "metric:top-1": Label.METRIC}  # fmt: skip
+    rows = {"p": [
+        RelationMention(imagenet, "MEASURED_BY", m("2.2× speedup", Label.METRIC,
+                                                    "metric:speedup"), "s"),
+        RelationMention(imagenet, "MEASURED_BY", m("top-1 accuracy", Label.METRIC,
+                                                    "metric:top-1"), "s"),
+    ]}  # fmt: skip
+    links = relation_links([Paper("p", "")], rows, labels)
+    assert [(x["source"], x["target"]) for x in links] == [("dataset:imagenet", "metric:top-1")]
