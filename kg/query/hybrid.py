@@ -196,8 +196,9 @@ def rank_related(
     for i in order:
         other = text.ids[i]
         attrs = idx.nodes[other]
-        mine, theirs, cosine = text.best_pair(paper, other, facet)
         similarity, terms = stored.get(other, (0.0, ""))
+        words = terms.split(", ") if terms else []
+        mine, theirs, cosine = text.best_pair(paper, other, facet, words)
         out.append(
             Related(
                 other,
@@ -206,7 +207,7 @@ def rank_related(
                 round(float(scores[i]), 6),
                 sorted(shared.get(other, []), key=lambda s: (-s.weight, s.name)),
                 similarity,
-                terms.split(", ") if terms else [],
+                words,
                 facet,
                 [mine, theirs],
                 cosine,

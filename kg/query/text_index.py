@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -358,8 +359,18 @@ class TextIndex:
         chosen = own[self.sentence_facets[own] == FACETS.index(facet)]
         return chosen if len(chosen) else own  # an abstract without such a sentence: all of it
 
-    def best_pair(self, query: str, other: str, facet: str | None = None) -> tuple[str, str, float]:
-        """The query sentence and ``other``'s sentence that align best, and their cosine."""
+    def best_pair(
+        self,
+        query: str,
+        other: str,
+        facet: str | None = None,
+        words: Sequence[str] = (),
+    ) -> tuple[str, str, float]:
+        """The query sentence and ``other``'s sentence that align best, and their cosine. With
+        ``words`` (the words the two papers share: a paper's ``similar_terms``), the
+        best of the pairs where both sentences hold one of them, when there is such a pair:
+        two sentences that only read alike ("experiments show our method outperforms ...")
+        say less of what the papers share than two that name it."""
         i, j = self.row(query), self.row(other)
         q = self._query_sentences(i, facet)
         theirs = np.arange(self.offsets[j], self.offsets[j + 1])
@@ -368,6 +379,13 @@ class TextIndex:
             fitting = theirs[fits(self.sentence_facets[theirs], facet)]
             theirs = fitting if len(fitting) else theirs
         sims = self.sentence_vectors[q] @ self.sentence_vectors[theirs].T
+        if words:
+            shared = re.compile(r"\b(?:" + "|".join(map(re.escape, words)) + r")\b", re.I)
+            mine = np.array([bool(shared.search(self.sentences[k])) for k in q])
+            yours = np.array([bool(shared.search(self.sentences[k])) for k in theirs])
+            both = np.outer(mine, yours)
+            if both.any():
+                sims = np.where(both, sims, -np.inf)
         a, b = np.unravel_index(int(sims.argmax()), sims.shape)
         return self.sentences[q[a]], self.sentences[theirs[b]], round(float(sims[a, b]), 4)
 

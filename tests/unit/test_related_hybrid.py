@@ -313,3 +313,15 @@ def test_word_bags_and_sentence_vectors_do_not_depend_on_their_blocks(
     assert np.array_equal(vectors.sif_vectors(texts, vectors.sif_weights(texts)), rows)
     assert np.allclose(vectors.common_direction(rows), direction, atol=1e-6)
     assert np.array_equal(vectors.without(rows, direction), unit)
+
+
+def test_the_aligned_pair_names_a_shared_word_where_one_can(indexes) -> None:  # type: ignore[no-untyped-def]
+    _, text = indexes
+    best = text.best_pair("parse", "parse2")
+    assert "oracle" in best[0] and "oracle" in best[1]
+    # the words the papers share: the best pair of sentences that both hold one
+    a, b, _ = text.best_pair("parse", "parse2", words=["treebank"])
+    assert (a, b) == ("Experiments show it outperforms graph-based parsers on the Penn Treebank.",
+                      "Results on the Penn Treebank improve accuracy.")  # fmt: skip
+    # no pair holds one: the best pair, as without words
+    assert text.best_pair("parse", "parse2", words=["zzqx"]) == best
