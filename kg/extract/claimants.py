@@ -42,7 +42,7 @@ def claimant(
 
     The claimant is the nearest method before the number that is no baseline
     (:func:`_is_compared`), not the model a metric is measured of (:func:`_measured_of`) and
-    not where the claim was made (:func:`_is_setting_of`: "improves the GSM8K score from 78.6
+    not where the claim was made (:func:`is_setting_of`: "improves the GSM8K score from 78.6
     to 81.2 on LLaDA-8B-Instruct"); of those, the nearest that is its clause's subject
     (:func:`_is_subject`) when one is and the number is not written on the nearest
     (:func:`_written_on`). Or it is the proposed one when "we"/"our method" (``own``: their
@@ -60,7 +60,7 @@ def claimant(
         and not _is_compared(doc, s, e, sent.start)
         and not _measured_of(doc, s, in_sentence)
     ]
-    settings = {s for s, _, _ in before if _is_setting_of(doc, s, sent.start)}
+    settings = {s for s, _, _ in before if is_setting_of(doc, s, sent.start)}
     setting = before[-1][2] if before and before[-1][0] in settings else None
     claimants = [(e, m) for s, e, m in before if s not in settings]
     # A claim is made by its clause's subject: "TD-MoE achieves ... under 20% parameter
@@ -101,7 +101,7 @@ def _measured_of(doc: Doc, start: int, in_sentence: list[Arg]) -> bool:
     return any(e == start - 1 and m["label"] == "Metric" for _, e, m in in_sentence)
 
 
-def _is_setting_of(doc: Doc, start: int, sent_start: int) -> bool:
+def is_setting_of(doc: Doc, start: int, sent_start: int) -> bool:
     """Whether the mention at token ``start`` is the object of a preposition of setting
     (setting_prepositions.txt), modifiers between: what a claim was made on or against, not
     its claimant ("improves the GSM8K score from 78.6 to 81.2 on LLaDA-8B-Instruct"). Not

@@ -176,6 +176,15 @@ def test_what_a_name_s_generic_kind_is_for_the_name_is_for(nlp: Language) -> Non
     assert ("FooNet", "USED_FOR", "GRPO") not in got
 
 
+def test_the_method_before_a_comparison_is_no_setting(nlp: Language) -> None:
+    # what "trained from" names is where the claimant came from, not the claimant
+    doc = nlp("Our FooNet model, trained from Qwen2.5-32B, consistently outperforms SFT methods.")
+    rows = relations_in(doc, doc._.kg_mentions, model=None)
+    assert [(r.head["text"], r.tail["text"]) for r in rows if r.type == "COMPARED_WITH"] == [
+        ("FooNet model", "SFT methods")
+    ]
+
+
 def test_relations_stay_inside_a_sentence(nlp: Language) -> None:
     assert not found(nlp, "We train FooNet. For protein folding, data is scarce.") & {
         ("FooNet", "USED_FOR", "protein folding")
