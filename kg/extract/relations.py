@@ -110,7 +110,9 @@ class RelationRule:
     #: The head is written as a name (a capital or digit): "GRPO, a reinforcement learning
     #: algorithm", not "In training, a model ...".
     head_named: bool
-    #: The tail likewise: "FARTrack introduces X" makes X part of FARTrack, "it introduces X" not.
+    #: The tail likewise: "FARTrack introduces X" makes X part of FARTrack, "researchers
+    #: introduce X" not; a word for the paper's own method counts as its name ("Our approach
+    #: integrates PTG", "Furthermore, it devises RFA"), "we" does not.
     tail_named: bool
     #: For a pattern of one argument: the other is the nearest mention of the right type
     #: "before" or "after" the match, ``within`` tokens, in the sentence ("X achieves higher
@@ -291,6 +293,12 @@ class _SentenceTexts:
         return text
 
 
+def _stands_for_own(m: Mention) -> bool:
+    """Whether ``m`` is a stand-in for the paper's own method ("our approach", an opening "It"),
+    not "we" (:func:`kg.extract.stand_ins.stand_ins`)."""
+    return m.get("source") == "stand_in" and m.get("refers") == "own"
+
+
 def _stated(
     head: Mention, tail: Mention, proposed: Mention | None
 ) -> tuple[Mention, Mention, tuple[tuple[int, int], tuple[int, int]]] | None:
@@ -425,7 +433,7 @@ def _relation(
         return None
     if rule.head_named and not has_capital_or_digit(head["text"]):
         return None
-    if rule.tail_named and not has_capital_or_digit(tail["text"]):
+    if rule.tail_named and not (has_capital_or_digit(tail["text"]) or _stands_for_own(tail)):
         return None
     stated = _stated(head, tail, proposed)
     if stated is None:

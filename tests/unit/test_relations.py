@@ -185,6 +185,14 @@ def test_the_method_before_a_comparison_is_no_setting(nlp: Language) -> None:
     ]
 
 
+def test_a_word_for_the_own_method_introduces_its_parts(nlp: Language) -> None:
+    text = "We propose FooNet. Our approach features Pyramid Temporal Gridding (PTG)."
+    assert ("Pyramid Temporal Gridding (PTG)", "PART_OF", "FooNet") in found(nlp, text)
+    # "we" is no system with parts
+    text = "We propose FooNet. We also introduce Pyramid Temporal Gridding (PTG)."
+    assert not any(t[1] == "PART_OF" for t in found(nlp, text))
+
+
 def test_relations_stay_inside_a_sentence(nlp: Language) -> None:
     assert not found(nlp, "We train FooNet. For protein folding, data is scarce.") & {
         ("FooNet", "USED_FOR", "protein folding")
