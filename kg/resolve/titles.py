@@ -301,7 +301,8 @@ def title_relations(
     as the head of "... for TASK": the title's ``named`` contribution, else the entity just
     before "for", else the paper's one ``proposed`` method or dataset. With no "for", the
     ``named`` contribution is used for the tasks its description names before a qualifying
-    word ("NAME: Fast Visual Tracking with ...").
+    word ("NAME: Fast Visual Tracking with ..."). A method after "via", "using", "through" or
+    "with" is used for the task before it, and for the ``named`` contribution.
 
     >>> from kg.models import Entity
     >>> ents = {"method:ft": Entity("method:ft", Label.METHOD, "Flow Caching"),
@@ -344,13 +345,19 @@ def title_relations(
     if via is not None:
         method = next((ph for ph in found if ph.start == via + 1), None)
         task = next((ph for ph in reversed(found) if ph.end <= via), None)
-        if (
-            method is not None
-            and task is not None
-            and entities[method.entity].label == Label.METHOD
-            and entities[task.entity].label == Label.TASK
-        ):
-            pairs.append((method.entity, task.entity))
+        if method is not None and entities[method.entity].label == Label.METHOD:
+            if task is not None and entities[task.entity].label == Label.TASK:
+                pairs.append((method.entity, task.entity))
+            # "SecP-Tuning: ... Prompt Tuning for LLMs via MPC": what the named contribution
+            # does is done by the method, which it uses; not when the method spells the name
+            # out ("LaSeR: Reinforcement Learning with Last-Token Self-Rewarding")
+            own = entities.get(named.entity or "") if named is not None else None
+            if (
+                own is not None
+                and _allowed(entities[method.entity], own)
+                and find_long_form(named.text, method.text) is None
+            ):
+                pairs.append((method.entity, own.id))
     return pairs
 
 

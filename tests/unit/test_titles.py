@@ -13,6 +13,7 @@ KNOWN = [
     ("video generation", Label.TASK),
     ("GRPO", Label.METHOD),
     ("diffusion models", Label.CONCEPT),
+    ("Low-Rank Self-Rewarding", Label.METHOD),
 ]
 ABSTRACTS = {
     "a1": KNOWN,
@@ -90,6 +91,18 @@ def test_name_towards_task_is_used_for_it_and_for_comes_first() -> None:
 def test_task_via_method_is_used_for_it() -> None:
     G, _ = _graph({"p": "Better Video Generation via GRPO"}, {})
     assert G.has_edge("method:grpo", "task:video-generation")
+
+
+def test_a_named_contribution_uses_the_method_after_via() -> None:
+    G, _ = _graph({"p": "FlowX: Better Video Generation via GRPO"}, FLOWX)
+    assert G.has_edge("method:grpo", "method:flowx")
+    assert G.has_edge("method:grpo", "task:video-generation")
+    G, _ = _graph({"p": "FlowX: Video Generation with Low-Rank Self-Rewarding"}, FLOWX)
+    assert G.has_edge("method:low-rank-self-rewarding", "method:flowx")
+    # a method that spells the name out is the name's own long form, not a method it uses
+    own = {"p": [("LSR", Label.METHOD, Rel.PROPOSES)]}
+    G, _ = _graph({"p": "LSR: Video Generation with Low-Rank Self-Rewarding"}, own)
+    assert not G.has_edge("method:low-rank-self-rewarding", "method:lsr")
 
 
 def test_a_title_naming_nothing_known_adds_nothing() -> None:
