@@ -408,12 +408,12 @@ def _pair(
     else:
         before = rule.nearest == "before"
         types = rule.head_types if (rule.head == 0) == before else rule.tail_types
-        first = sentence_of[start]
+        sent_start = sentence_of[start]
         near = [
             (s, m) for s, e, m in args
-            if sentence_of[s] == first and (types is None or m["label"] in types)
+            if sentence_of[s] == sent_start and (types is None or m["label"] in types)
             and 0 <= (start - e if before else s - end) <= rule.within
-            and not (before and is_setting_of(doc, s, first))
+            and not (before and is_setting_of(doc, s, sent_start))
         ]  # fmt: skip
         if not near:
             return None

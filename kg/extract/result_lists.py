@@ -11,6 +11,7 @@ improvements"). :func:`kg.extract.results.results_in` finds the numbers and thei
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from spacy.tokens import Doc
@@ -90,9 +91,7 @@ def _list_after(
         if j in on:
             members = coordinated(doc, ends, j)
             if on[j][2]["label"] != "Dataset":  # a list of tasks is of tasks only
-                members = members[: next(
-                    (k for k, s in enumerate(members) if s not in on), len(members)
-                )]  # fmt: skip
+                members = list(takewhile(lambda s: s in on, members))
             return [named[s] for s in members]
         if doc[j].tag_.startswith("VB"):
             return []

@@ -375,7 +375,7 @@ def _method_on(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
     aside between: "62.29% (+12.79%) on AIME25", AIME25 read as a method. It is the result's
     dataset where the corpus types it one (kg.graph.results), and comes before the method a
     claim earlier in the sentence was made on (:func:`kg.extract.claimants.claimant`)."""
-    if end < len(doc) and doc[end].text == "(":
+    if end < len(doc) and doc[end].text == "(":  # an aside of a few tokens: skipped
         close = next((i for i in range(end, min(end + 6, len(doc))) if doc[i].text == ")"), None)
         end = close + 1 if close is not None else end
     if end >= len(doc) or doc[end].lower_ != "on":
@@ -514,8 +514,8 @@ def _one_of_a_list(doc: Doc, mention: Mention, of_sentence: list[Arg]) -> bool:
 
 def _a_list(doc: Doc, members: list[int], ends: dict[int, int]) -> bool:
     """Whether coordinated mentions (their first tokens) make a list: "and" or "or" before the
-    last, three or more, or two in brackets of their own ("(VOC, COCO)"). Not two a comma
-    parts: "On Meta-World, MoW attains ..." opens with a dataset, then names the method."""
+    last, three or more, or two in brackets of their own ("(VOC, COCO)"). Not two that only a
+    comma parts: "On Meta-World, MoW attains ..." opens with a dataset, then names the method."""
     if len(members) < 2:
         return False
     joined = doc[ends[members[-2]] : members[-1]]
