@@ -41,7 +41,7 @@ def claimant(
     """The method a result is claimed for, and the method-typed mention it was claimed on.
 
     The claimant is the nearest method before the number that is no baseline
-    (:func:`_is_compared`), not the model a metric is measured of (:func:`_measured_of`) and
+    (:func:`is_compared`), not the model a metric is measured of (:func:`_measured_of`) and
     not where the claim was made (:func:`is_setting_of`: "improves the GSM8K score from 78.6
     to 81.2 on LLaDA-8B-Instruct"); of those, the nearest that is its clause's subject
     (:func:`_is_subject`) when one is and the number is not written on the nearest
@@ -57,7 +57,7 @@ def claimant(
         for s, e, m in in_sentence
         if e <= span.start
         and m["label"] == "Method"
-        and not _is_compared(doc, s, e, sent.start)
+        and not is_compared(doc, s, e, sent.start)
         and not _measured_of(doc, s, in_sentence)
     ]
     settings = {s for s, _, _ in before if is_setting_of(doc, s, sent.start)}
@@ -125,7 +125,7 @@ BASELINE_GAP_TAGS = frozenset({
 })  # fmt: skip
 
 
-def _is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
+def is_compared(doc: Doc, start: int, end: int, sent_start: int) -> bool:
     """Whether the mention at token ``start`` is what a result is measured against: "than X",
     "over X", "outperforms X" (compare_cues.txt), modifiers between ("outperforms the
     state-of-the-art method AsFT"), or a later member of such a list ("outperforms

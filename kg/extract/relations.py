@@ -44,7 +44,7 @@ from spacy.language import Language
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
-from kg.extract.claimants import is_setting_of
+from kg.extract.claimants import is_compared, is_setting_of
 from kg.extract.frames import FRAME_FINDERS
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.names import has_capital_or_digit
@@ -394,8 +394,10 @@ def _pair(
 ) -> tuple[tuple[int, Mention], tuple[int, Mention]] | None:
     """The two mentions (first token, mention) a match relates, in text order: those it takes
     whole, and for a rule of one argument the nearest fitting one (:attr:`RelationRule.nearest`).
-    The nearest before is no setting a preposition names (:func:`is_setting_of`): in "our
-    LongWriter-Zero model, trained from Qwen2.5-32B, outperforms SFT" LongWriter-Zero does."""
+    The nearest before is no setting a preposition names (:func:`is_setting_of`: in "our
+    LongWriter-Zero model, trained from Qwen2.5-32B, outperforms SFT" LongWriter-Zero does)
+    and no baseline of an earlier comparison (:func:`is_compared`: in "MemGen surpasses ExpeL
+    and AWM ..., and exceeds GRPO" MemGen does)."""
     by_first = {s: (e, m) for s, e, m in args}
     taken = []
     for arg in rule.args:
@@ -413,7 +415,9 @@ def _pair(
             (s, m) for s, e, m in args
             if sentence_of[s] == sent_start and (types is None or m["label"] in types)
             and 0 <= (start - e if before else s - end) <= rule.within
-            and not (before and is_setting_of(doc, s, sent_start))
+            and not (
+                before and (is_setting_of(doc, s, sent_start) or is_compared(doc, s, e, sent_start))
+            )
         ]  # fmt: skip
         if not near:
             return None

@@ -176,13 +176,21 @@ def test_what_a_name_s_generic_kind_is_for_the_name_is_for(nlp: Language) -> Non
     assert ("FooNet", "USED_FOR", "GRPO") not in got
 
 
-def test_the_method_before_a_comparison_is_no_setting(nlp: Language) -> None:
+def test_the_method_before_a_comparison_is_no_setting_or_baseline(nlp: Language) -> None:
+    def compared(text: str) -> list[tuple[str, str]]:
+        doc = nlp(text)
+        rows = relations_in(doc, doc._.kg_mentions, model=None)
+        return [(r.head["text"], r.tail["text"]) for r in rows if r.type == "COMPARED_WITH"]
+
     # what "trained from" names is where the claimant came from, not the claimant
-    doc = nlp("Our FooNet model, trained from Qwen2.5-32B, consistently outperforms SFT methods.")
-    rows = relations_in(doc, doc._.kg_mentions, model=None)
-    assert [(r.head["text"], r.tail["text"]) for r in rows if r.type == "COMPARED_WITH"] == [
-        ("FooNet model", "SFT methods")
-    ]
+    text = "Our FooNet model, trained from Qwen2.5-32B, consistently outperforms SFT methods."
+    assert compared(text) == [("FooNet model", "SFT methods")]
+    # what the claimant outperformed first is no claimant of the next comparison
+    text = (
+        "MemGen surpasses leading memory systems, ExpeL and AWM, by up to 38.22, and exceeds "
+        "GRPO by up to 13.44."
+    )
+    assert ("AWM", "GRPO") not in compared(text) and ("MemGen", "GRPO") in compared(text)
 
 
 def test_a_word_for_the_own_method_introduces_its_parts(nlp: Language) -> None:
