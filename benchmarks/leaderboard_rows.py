@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import networkx as nx  # noqa: E402
 
 from kg.query.results import result_row, results_of  # noqa: E402
-from kg.schema import LABEL_ATTR, TYPE_ATTR, Label, ResultRel  # noqa: E402
+from kg.schema import TYPE_ATTR, ResultRel  # noqa: E402
 from kg.store.file import load_graph  # noqa: E402
 
 COLUMNS = ("n", "benchmark", "value", "kind", "metric", "method", "sentence")
@@ -44,9 +44,7 @@ def rows(G: nx.MultiDiGraph, benchmarks: list[str]) -> list[dict[str, str]]:
     """One row per result on each of ``benchmarks``, sorted by benchmark, sentence and value."""
     out = []
     for did in benchmarks:
-        for rid in results_of(G, did):
-            if G.nodes[rid].get(LABEL_ATTR) != Label.RESULT.value:
-                continue
+        for rid in results_of(G, did):  # (a dataset's: its Result nodes only)
             r = result_row(G, rid)
             out.append({
                 "benchmark": G.nodes[did].get("name", did),

@@ -67,10 +67,11 @@ def baseline_frames(
             if head is None or head is m or head["text"] == m["text"]:
                 continue
             said = [a for a in own if a[0] < start]
-            if head is proposed and said:
-                head_arg = said[-1]  # where "we" speaks for it
-            else:
-                head_arg = next((a for a in group if a[2] is head), None)
+            head_arg: Arg | None = (
+                said[-1]  # where "we" speaks for it
+                if head is proposed and said
+                else next((a for a in group if a[2] is head), None)
+            )
             if head_arg is not None and head_arg[0] < start:
                 found.append((head_arg, "COMPARED_WITH", arg))
     return found

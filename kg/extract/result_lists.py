@@ -10,7 +10,8 @@ improvements"). :func:`kg.extract.results.results_in` finds the numbers and thei
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import takewhile
 from typing import TYPE_CHECKING
 
@@ -40,6 +41,30 @@ _RESPECTIVELY_GAP = 15
 _PRESENT = FINITE | {"VB"}
 
 
+@dataclass(frozen=True)
+class _Candidates:
+    """A sentence's mentions a list may be made of, by first token: those it may open with
+    (``first``), those it may hold (``members``), and where each of those ends."""
+
+    first: dict[int, Arg]
+    members: dict[int, Arg]
+    ends: dict[int, int]
+
+    @classmethod
+    def of(
+        cls, spans: Iterable[Arg], first: frozenset[str], more: frozenset[str] = frozenset()
+    ) -> _Candidates:
+        """The mentions of ``spans`` labelled ``first`` open a list, those labelled ``first``
+        or ``more`` may be in one."""
+        members = {s: (s, e, m) for s, e, m in spans if m["label"] in first | more}
+        opening = {s: arg for s, arg in members.items() if arg[2]["label"] in first}
+        return cls(opening, members, {s: e for s, e, _ in members.values()})
+
+    def list_at(self, doc: Doc, j: int) -> list[Arg]:
+        """The members of the list that starts at token ``j`` (a mention of ``first``)."""
+        return [self.members[s] for s in coordinated(doc, self.ends, j)]
+
+
 def pair_in_order(
     doc: Doc, runs: Sequence[Sequence[tuple[int, int]]], spans: Sequence[Arg]
 ) -> list[list[Arg | None]]:
@@ -59,85 +84,56 @@ def pair_in_order(
     >>> [[m[2]["text"] for m in run] for run in pair_in_order(doc, [[(2, 4), (5, 7)]], spans)]
     [['ChartMimic', 'ReachQA']]
     """
-    on = {s: (s, e, m) for s, e, m in spans if m["label"] in _ON}
-    named = {s: (s, e, m) for s, e, m in spans if m["label"] in _ON | _MISTYPED}
-    ends = {s: e for s, e, _ in named.values()}
+    on = _Candidates.of(spans, _ON, _MISTYPED)
     paired: list[list[Arg | None]] = []
     for run in runs:
         first, last = run[0][0], run[-1][1]
         sent = doc[first].sent
         respectively = _respectively(doc, last, sent.end)
         gap = _RESPECTIVELY_GAP if respectively else _GAP
-        members = _list_after(doc, on, named, ends, last, sent.end, gap)
+        members = _list_after(doc, on, last, sent.end, gap)
         if len(members) != len(run) and respectively:
-            members = _list_before(doc, on, named, ends, first, sent.start)
+            members = _list_before(doc, on, first, sent.start)
         paired.append(list(members) if len(members) == len(run) else [None] * len(run))
     return paired
 
 
-def _list_after(
-    doc: Doc,
-    on: dict[int, Arg],
-    named: dict[int, Arg],
-    ends: dict[int, int],
-    end: int,
-    sent_end: int,
-    gap: int = _GAP,
-) -> list[Arg]:
-    """The list whose first member is the first mention of ``on`` after token ``end``, at most
-    ``gap`` tokens on and no verb between; a list that opens with a dataset may go on with
-    mentions of ``named`` (:data:`_MISTYPED`)."""
+def _list_after(doc: Doc, on: _Candidates, end: int, sent_end: int, gap: int) -> list[Arg]:
+    """The list whose first member is the first dataset or task (``on.first``) after token
+    ``end``, at most ``gap`` tokens on and no verb between; a list that opens with a dataset
+    may go on with :data:`_MISTYPED` mentions."""
     for j in range(end, min(end + gap + 1, sent_end)):
-        if j in on:
-            members = coordinated(doc, ends, j)
-            if on[j][2]["label"] != "Dataset":  # a list of tasks is of tasks only
-                members = list(takewhile(lambda s: s in on, members))
-            return [named[s] for s in members]
+        if j in on.first:
+            members = on.list_at(doc, j)
+            if on.first[j][2]["label"] != "Dataset":  # a list of tasks is of tasks only
+                members = list(takewhile(lambda a: a[0] in on.first, members))
+            return members
         if doc[j].tag_.startswith("VB"):
             return []
     return []
 
 
-def _list_before(
-    doc: Doc,
-    on: dict[int, Arg],
-    named: dict[int, Arg],
-    ends: dict[int, int],
-    start: int,
-    sent_start: int,
-) -> list[Arg]:
+def _list_before(doc: Doc, on: _Candidates, start: int, sent_start: int) -> list[Arg]:
     """The last list of the sentence that ends before token ``start``, when its members are
     all datasets and no verb follows it: a list of tasks there ("sets new SOTA results on
     language modeling and retrieval tasks ..., delivers 80% and 58.2% gains on MQAR and RULER
     tasks, ..., respectively") is as often the sentence's topic, and a list a verb follows is
     its subject ("On Pick-a-Pic V2, Poly-DPO achieves"). As after the numbers, a list that
     opens with a dataset may go on with :data:`_MISTYPED` mentions."""
-    best = _last_list(doc, on, ends, start, sent_start, named)
-    if (
-        not best
-        or best[0][2]["label"] != "Dataset"
-        or any(m["label"] not in _MISTYPED | {"Dataset"} for _, _, m in best)
-    ):
+    best = _last_list(doc, on, start, sent_start)
+    if not best or best[0][2]["label"] != "Dataset" or any(m["label"] == "Task" for *_, m in best):
         return []
     return [] if _verb_follows(doc, best[-1][1]) else best
 
 
-def _last_list(
-    doc: Doc,
-    on: dict[int, Arg],
-    ends: dict[int, int],
-    start: int,
-    sent_start: int,
-    named: dict[int, Arg] | None = None,
-) -> list[Arg]:
-    """The last list that opens with a mention of ``on`` in the sentence and ends before token
-    ``start`` (its other members may be of ``named``, when given: those ``ends`` lists)."""
-    named = named or on
+def _last_list(doc: Doc, on: _Candidates, start: int, sent_start: int) -> list[Arg]:
+    """The last list that opens with a mention of ``on.first`` in the sentence and ends before
+    token ``start``."""
     best: list[Arg] = []
     j = sent_start
     while j < start:
-        if j in on:
-            members = [named[s] for s in coordinated(doc, ends, j)]
+        if j in on.first:
+            members = on.list_at(doc, j)
             if members[-1][1] > start:
                 break
             best, j = members, members[-1][1]
@@ -197,8 +193,7 @@ def pair_methods(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[A
     respectively": no list of methods."""
     if all(len(run) < 2 for run in runs):  # (most abstracts: no list of numbers)
         return
-    methods = {s: (s, e, m) for s, e, m in spans if m["label"] == "Method"}
-    ends = {s: e for s, e, _ in methods.values()}
+    methods = _Candidates.of(spans, frozenset({"Method"}))
     k = 0
     for run in runs:
         results = out[k : k + len(run)]
@@ -206,7 +201,7 @@ def pair_methods(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[A
         sent = doc[run[0][0]].sent if len(run) > 1 else None
         if sent is None or not _respectively(doc, run[-1][1], sent.end):
             continue
-        members = _last_list(doc, methods, ends, run[0][0], sent.start)
+        members = _last_list(doc, methods, run[0][0], sent.start)
         joined = len(members) > 1 and doc[members[-1][0] - 1].lower_ in ("and", "or")
         if len(members) == len(run) and joined and _verb_follows(doc, members[-1][1], _PRESENT):
             for result, (_, _, m) in zip(results, members, strict=True):

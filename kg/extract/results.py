@@ -360,14 +360,22 @@ def _after_word(doc: Doc, start: int, clause_start: int) -> str:
     return doc[i].lower_ if i >= clause_start else ""
 
 
+def _mention_after(
+    doc: Doc, end: int, spans: list[Arg], words: tuple[str, ...]
+) -> Mention | None:
+    """The mention that one of ``words`` and an optional "the" put right after token ``end``
+    ("on MMStar", "in the Dynamic Degree")."""
+    if end >= len(doc) or doc[end].lower_ not in words:
+        return None
+    at = end + 1 + (end + 1 < len(doc) and doc[end + 1].lower_ == "the")
+    return next((m for s, _, m in spans if s == at), None)
+
+
 def _on_a_mention(doc: Doc, end: int, spans: list[Arg]) -> bool:
     """Whether "on", "in" or "for" and a mention follow the number ending at token ``end``:
     "+4.1 on MMStar", "+25.28 in Dynamic Degree" (ICLR 2026 writes 18 signed numbers so, 11
     of which no other cue made a claim)."""
-    if end >= len(doc) or doc[end].lower_ not in ("on", "in", "for"):
-        return False
-    at = end + 1 + (end + 1 < len(doc) and doc[end + 1].lower_ == "the")
-    return any(s == at for s, _, _ in spans)
+    return _mention_after(doc, end, spans, ("on", "in", "for")) is not None
 
 
 def _method_on(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
@@ -378,10 +386,8 @@ def _method_on(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
     if end < len(doc) and doc[end].text == "(":  # an aside of a few tokens: skipped
         close = next((i for i in range(end, min(end + 6, len(doc))) if doc[i].text == ")"), None)
         end = close + 1 if close is not None else end
-    if end >= len(doc) or doc[end].lower_ != "on":
-        return None
-    at = end + 1 + (end + 1 < len(doc) and doc[end + 1].lower_ == "the")
-    return next((m for s, _, m in in_sentence if s == at and m["label"] == "Method"), None)
+    methods = [x for x in in_sentence if x[2]["label"] == "Method"]
+    return _mention_after(doc, end, methods, ("on",))
 
 
 def _after_by(doc: Doc, start: int, clause_start: int) -> bool:

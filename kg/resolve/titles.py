@@ -333,13 +333,13 @@ def title_relations(
         # "NAME: Fast Autoregressive Visual Tracking with ...": the description names what the
         # contribution does; its tasks before a qualifying word are what it is used for.
         end = next((i for i, word in enumerate(lowered) if word in _QUALIFIERS), len(words))
-        head = entities.get(named.entity or "")
+        own = entities.get(named.entity or "")
         pairs += [
             (named, ph.entity)
             for ph in found
             if ph.end <= end
             and entities[ph.entity].label == Label.TASK
-            and _allowed(head, entities[ph.entity])
+            and _allowed(own, entities[ph.entity])
         ]
     via = next((i for i, word in enumerate(lowered) if word in _VIA), None)
     if via is not None:
@@ -353,7 +353,8 @@ def title_relations(
             # out ("LaSeR: Reinforcement Learning with Last-Token Self-Rewarding")
             own = entities.get(named.entity or "") if named is not None else None
             if (
-                own is not None
+                named is not None
+                and own is not None
                 and _allowed(entities[method.entity], own)
                 and find_long_form(named.text, method.text) is None
             ):
