@@ -6,6 +6,10 @@ from dataclasses import dataclass, field
 
 from kg.schema import Label, Rel
 
+#: The ``rule`` of a relation the trained pair classifier found (:mod:`kg.extract.relation_model`),
+#: alone or before what a later step did with it ("model+kind").
+MODEL_RULE = "model"
+
 
 @dataclass(slots=True)
 class Paper:

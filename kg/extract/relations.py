@@ -16,10 +16,12 @@ Beside the rules, frames (:mod:`kg.extract.frames`) relate the paper's own metho
 datasets and tasks a sentence evaluates it on, however far apart they are written, a
 system to the parts a sentence lists after "N components:", the paper's method to those a
 sentence opens by setting it against ("Unlike GRPO, ..."), and what a sentence claims for to
-the named methods it outperforms (:mod:`kg.extract.baselines`); and a pair classifier trained
-on SciERC (:mod:`kg.extract.relation_model`, ``kg train relations``) adds what it finds
-between two arguments of a sentence that no rule relates (``rule`` "model", ``confidence`` its
-probability); the component's ``model`` setting (default true) switches it off.
+the named methods it outperforms (:mod:`kg.extract.baselines`); metric frames measure the
+datasets a sentence evaluates on by the one metric it names (:mod:`kg.extract.metric_frames`);
+and a pair classifier trained on SciERC (:mod:`kg.extract.relation_model`, ``kg train
+relations``) adds what it finds between two arguments of a sentence that no rule relates
+(``rule`` "model", ``confidence`` its probability); the component's ``model`` setting (default
+true) switches it off.
 
 >>> from kg.extract.pipeline import load_pipeline
 >>> doc = load_pipeline()("We propose FooNet, a sparse encoder for protein folding.")
@@ -47,6 +49,7 @@ from spacy.vocab import Vocab
 from kg.extract.claimants import is_compared, is_setting_of
 from kg.extract.frames import FRAME_FINDERS
 from kg.extract.lexicon import load_lexicon, read_data_lines
+from kg.extract.metric_frames import METRIC_CONFIDENCE, METRIC_RULE, metric_frames
 from kg.extract.names import has_capital_or_digit
 from kg.extract.patterns import (
     PATTERNS,
@@ -67,15 +70,16 @@ from kg.extract.relation_model import (
 )
 from kg.extract.spans import DERIVED_SOURCES, GENERIC, Arg, Mention
 from kg.extract.stand_ins import GENERIC_HEADS, proposed_mention, stand_ins
+from kg.models import MODEL_RULE
 
-#: The ``rule`` of a relation the trained model found (:mod:`kg.extract.relation_model`).
-MODEL_RULE = "model"
 RULES_FILE = PATTERNS / "relations.jsonl"
 TOKENS_FILE = PATTERNS / "relations_tokens.jsonl"
 #: "@arg" is a mention: the finder writes the mentions as the doc's entities while it matches
 #: (a native attribute; an extension attribute is a Python predicate, which made matching
 #: slower than the whole pipeline) and then puts the doc's own back.
 _ARG = [{"ENT_IOB": "B"}, {"ENT_IOB": "I", "OP": "*"}]
+#: The frames' finders, with the rule and confidence of what each finds.
+_FINDERS = (*FRAME_FINDERS, (metric_frames, METRIC_RULE, METRIC_CONFIDENCE))
 _ENT_ATTRS: list[int | str] = ["ENT_IOB", "ENT_TYPE"]
 
 if not Doc.has_extension("kg_relations"):
@@ -355,7 +359,7 @@ def _frame_relations(
     (``found``) do not relate either way round, the first frame of a pair winning."""
     related = {frozenset((r.head_span, r.tail_span)) for r in found}
     out = []
-    for finder, rule, confidence in FRAME_FINDERS:
+    for finder, rule, confidence in _FINDERS:
         for (_, _, head), kind, (tail_start, _, tail) in finder(doc, args, proposed, sentence_of):
             pair = frozenset(_spans(head, tail))
             stated = None if pair in related else _stated(head, tail, proposed)

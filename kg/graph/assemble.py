@@ -20,6 +20,7 @@ from kg.graph.relations import (
     relation_links,
     result_relations,
     shared_kinds,
+    task_keys,
 )
 from kg.graph.results import introduces_a_benchmark, result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
@@ -138,12 +139,13 @@ def graph_data(
     links: list[Mapping[str, Any]] = []
     ordered = sorted(papers, key=lambda p: p.id)
     stating = dict(relations or {})  # (the caller's lists are left as they are)
+    tasks = task_keys(entities) if stating else None
     benchmarks: dict[str, Mention] = {}  # paper id -> the one dataset it introduces
     for p in ordered:
         by_entity: dict[str, list[Mention]] = {}
         found = mentions_by_paper.pop(p.id, []) if release else mentions_by_paper.get(p.id, [])
         if p.id in stating:
-            stating[p.id] = nested_tails(stating[p.id], found, label_of)
+            stating[p.id] = nested_tails(stating[p.id], found, label_of, tasks)
         for m in found:
             if m.entity in keep:
                 by_entity.setdefault(m.entity, []).append(m)
@@ -176,7 +178,7 @@ def graph_data(
                     EVIDENCE_KIND if keyword else None,
                 )
             )
-    stated = kind_tasks(result_relations(stating, results or {}), entities)
+    stated = kind_tasks(result_relations(stating, results or {}), entities, tasks)
     more = relation_links(ordered, stated, label_of, kinds) if stated else []
     result_nodes, result_links = (
         result_graph(ordered, results, label_of, benchmarks) if results else ([], [])

@@ -9,13 +9,14 @@ entities by now (``mention.entity``).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 from kg.extract.normalize import normalize_key
-from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
+from kg.models import MODEL_RULE, Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.kinds import names_a_kind
 from kg.resolve.purposes import STOPS as PURPOSE_STOPS
 from kg.resolve.words import word_list
@@ -35,10 +36,15 @@ def is_a_cost(metric: str) -> bool:
 
     >>> is_a_cost("average 2.33× speedup"), is_a_cost("GPU memory footprint")
     (True, True)
+    >>> is_a_cost("inference-time"), is_a_cost("convergence speed")
+    (True, True)
     >>> is_a_cost("top-1 accuracy"), is_a_cost("FID")
     (False, False)
     """
-    return any(w in COST_WORDS for w in re.findall(r"[\w-]+", metric.lower()))
+    # A word joined by hyphens counts as itself ("speed-up") and as each of its parts
+    # ("inference-time").
+    words = re.findall(r"[\w-]+", metric.lower())
+    return any(w in COST_WORDS or not COST_WORDS.isdisjoint(w.split("-")) for w in words)
 
 
 def relation_links(
@@ -172,7 +178,10 @@ NESTED = "nested"
 
 
 def nested_tails(
-    rows: Sequence[RelationMention], mentions: Sequence[Mention], label_of: Mapping[str, Label]
+    rows: Sequence[RelationMention],
+    mentions: Sequence[Mention],
+    label_of: Mapping[str, Label],
+    tasks: Mapping[str, str] | None = None,
 ) -> list[RelationMention]:
     """A paper's relations (``rows``), a USED_FOR whose task makes no node (``label_of``: the
     kept entities' labels) said of the known task its phrase ends in: "DualFlow, the first
@@ -181,6 +190,13 @@ def nested_tails(
     is one for instance segmentation. Only words that modify it may come before the task
     (none of ``purpose_stops.txt``: not "uncertainty quantification in reinforcement
     learning"); ``mentions``: the paper's.
+
+    The known task is a name inside the phrase the extraction found, else, with ``tasks``
+    (:func:`task_keys`), the longest run of the phrase's last words that a task of the corpus
+    is called: "ODI-Bench, a benchmark designed for omnidirectional image understanding" is
+    one for image understanding, though no mention of this paper says so. Not for what the
+    pair classifier found (:data:`~kg.models.MODEL_RULE`): its tails are as often no task of
+    the head ("avoidance of explicit reward modeling").
 
     >>> from kg.schema import Rel
     >>> def m(text, start, label, entity, source="model"):
@@ -214,8 +230,44 @@ def nested_tails(
             ]  # fmt: skip
             if inner:
                 r = replace(r, tail=min(inner, key=lambda m: m.start))
+            elif tasks is not None and r.rule.partition("+")[0] != MODEL_RULE:
+                known = _trailing_task(r.tail, tasks)
+                if (
+                    known is not None
+                    and known.entity != head
+                    and _allowed(
+                        label_of[head], EntityRel.USED_FOR, label_of.get(known.entity or "")
+                    )
+                ):
+                    r = replace(r, tail=known)
         out.append(r)
     return out
+
+
+def _trailing_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
+    """A mention of the task (``tasks``: merge key → id) the longest run of ``phrase``'s last
+    words is called, up to the last purpose stop, or None.
+
+    >>> from kg.schema import Rel
+    >>> p = Mention(10, 46, "omnidirectional image understanding", Label.CONCEPT, Rel.MENTIONS,
+    ...             "s")
+    >>> t = _trailing_task(p, {"image-understanding": "task:iu"})
+    >>> t.text, t.start, t.entity
+    ('image understanding', 26, 'task:iu')
+    >>> p = Mention(0, 34, "inference in reinforcement learning", Label.CONCEPT, Rel.MENTIONS, "s")
+    >>> _trailing_task(p, {"reinforcement-learning": "task:rl"}) is None
+    True
+    """
+    words = list(re.finditer(r"\S+", phrase.text))
+    for before, word in itertools.pairwise(words):
+        if before.group().lower() in PURPOSE_STOPS:
+            return None
+        text = phrase.text[word.start() :]
+        task = tasks.get(normalize_key(text))
+        if task is not None:
+            return Mention(phrase.start + word.start(), phrase.end, text, Label.TASK,
+                           Rel.ADDRESSES, phrase.sentence, entity=task)  # fmt: skip
+    return None
 
 
 def _allowed(head: Label, rel: EntityRel, tail: Label | None) -> bool:
@@ -226,8 +278,30 @@ def _allowed(head: Label, rel: EntityRel, tail: Label | None) -> bool:
 KIND_TASK_FACTOR = 0.9
 
 
+def task_keys(entities: Mapping[str, Entity]) -> dict[str, str]:
+    """The merge key of each task entity's name and aliases → its id. A task's own name comes
+    before another's alias, and an alias of the task most papers name before the same alias of
+    a rarer one: "RL" is reinforcement learning's, not that of the "reasoning—reinforcement
+    learning (RL)" one paper wrote.
+
+    >>> rl = Entity("task:rl", Label.TASK, "reinforcement learning", aliases=["RL"])
+    >>> task_keys({rl.id: rl})
+    {'reinforcement-learning': 'task:rl', 'rl': 'task:rl'}
+    """
+    named = sorted(
+        (e for e in entities.values() if e.label == Label.TASK), key=lambda e: -e.paper_count
+    )
+    tasks = {normalize_key(e.name): e.id for e in named}
+    for e in named:
+        for alias in e.aliases:
+            tasks.setdefault(normalize_key(alias), e.id)
+    return tasks
+
+
 def kind_tasks(
-    relations: Mapping[str, list[RelationMention]], entities: Mapping[str, Entity]
+    relations: Mapping[str, list[RelationMention]],
+    entities: Mapping[str, Entity],
+    tasks: Mapping[str, str] | None = None,
 ) -> dict[str, list[RelationMention]]:
     """``relations`` and, per paper, the task a method's kind names, as the method's use:
     "CoFact, a conformal prediction framework" says CoFact IS_A such a framework, so CoFact is
@@ -236,6 +310,7 @@ def kind_tasks(
     of the kind's words before its last one that is the name or an alias of a task entity,
     unless that task is a way of learning (:func:`_a_way_of_learning`): "MetaSpatial, an RL
     framework" says what MetaSpatial is, not what it is for (3D spatial reasoning).
+    ``tasks``: :func:`task_keys` of ``entities``, when the caller has made it.
 
     >>> from kg.schema import Rel
     >>> def m(text, label, entity):
@@ -249,16 +324,8 @@ def kind_tasks(
     >>> [(x.head.text, x.type, x.tail.entity) for x in kind_tasks({"p": [r]}, entities)["p"]]
     [('CoFact', 'IS_A', 'concept:cpf'), ('CoFact', 'USED_FOR', 'task:conformal-prediction')]
     """
-    # A task's own name before another's alias, and an alias of the task most papers name
-    # before the same alias of a rarer one: "RL" is reinforcement learning's, not that of the
-    # "reasoning—reinforcement learning (RL)" one paper wrote.
-    named = sorted(
-        (e for e in entities.values() if e.label == Label.TASK), key=lambda e: -e.paper_count
-    )
-    tasks = {normalize_key(e.name): e.id for e in named}
-    for e in named:
-        for alias in e.aliases:
-            tasks.setdefault(normalize_key(alias), e.id)
+    if tasks is None:
+        tasks = task_keys(entities)
     out = dict(relations)
     for pid, rows in relations.items():
         added = []

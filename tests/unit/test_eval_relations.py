@@ -203,9 +203,11 @@ def test_the_predictions_file_rescored_gives_the_command_s_figure(
     assert (tp, fp, fn) == (micro["tp"], micro["fp"], micro["fn"])
     assert round(f1, 4) == micro["f1"]
     # see SCIERC; the relation model adds "Graphical models USED-FOR speech recognition" and
-    # "HMMs HYPONYM-OF Graphical models" (right) and "BM25 USED-FOR question answering" (wrong)
-    assert (tp, fp, fn) == (9, 2, 3)
-    assert micro["f1"] == pytest.approx(0.7826, abs=1e-4)
+    # "HMMs HYPONYM-OF Graphical models" (right) and "BM25 USED-FOR question answering" (wrong);
+    # the metric frame "accuracy EVALUATE-FOR Penn Treebank", which SciERC does not annotate
+    # (its accuracy evaluates the parser)
+    assert (tp, fp, fn) == (9, 3, 3)
+    assert micro["f1"] == pytest.approx(0.75, abs=1e-4)
 
 
 def test_written_relations_are_in_scierc_form(scierc_run: tuple[dict[str, Any], Path, str]) -> None:
@@ -257,8 +259,9 @@ def test_the_report_counts_gold_relations_and_both_settings(
     assert e2e["directed"]["COMPARED_WITH"]["tp"] == 2  # both ways round in the gold
     assert e2e["directed"]["MEASURED_BY"]["tp"] == 1 and e2e["directed"]["EVALUATED_ON"]["tp"] == 1
     # With gold mentions there is a retriever to find part of the system ("a reader" after
-    # "and a" is no list member); "It is trained on" still no rule's
-    assert (gold["directed"]["micro"]["tp"], gold["directed"]["micro"]["fp"]) == (10, 2)
+    # "and a" is no list member); "It is trained on" still no rule's; the metric frame's Penn
+    # Treebank measured by accuracy is one more false positive, as end to end
+    assert (gold["directed"]["micro"]["tp"], gold["directed"]["micro"]["fp"]) == (10, 3)
     assert out["generic_mentions"]["tp"] >= 3
     for words in (
         "end to end",

@@ -15,6 +15,7 @@ from kg.extract.frames import (
     own_names,
     under_evaluation,
 )
+from kg.extract.metric_frames import METRIC_RULE
 from kg.extract.relations import argument_tokens, relations_in
 
 
@@ -272,3 +273,36 @@ def test_baseline_frames(nlp: Language, text: str, expected: set) -> None:
     """Baseline frames (kg/extract/baselines.py): a named method a sentence measures its
     claimant against, however far apart the two are written."""
     assert pairs_by(nlp, text, BASELINE_RULE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # each dataset under evaluation, measured by the sentence's one metric
+            "We propose FooNet. Experiments on KITTI and nuScenes show that FooNet achieves "
+            "higher registration accuracy.",
+            {("KITTI", "registration accuracy"), ("nuScenes", "registration accuracy")},
+        ),
+        (  # a number makes a result, which says it already
+            "We propose FooNet. On ImageNet, FooNet reaches 81% top-1 accuracy.",
+            set(),
+        ),
+        (  # two metrics: which measures which is not read
+            "We propose FooNet. On OpenWebText and CIFAR10, FooNet achieves lower generative "
+            "perplexity and FID.",
+            set(),
+        ),
+        (  # training data is measured by nothing
+            "We propose FooNet. FooNet is trained on ImageNet and improves robustness accuracy.",
+            set(),
+        ),
+        (  # a metric that holds the dataset's name
+            "We propose FooNet. On MATH500, FooNet improves the MATH500 accuracy.",
+            set(),
+        ),
+    ],
+)
+def test_metric_frames(nlp: Language, text: str, expected: set) -> None:
+    """Metric frames (kg/extract/metric_frames.py): the datasets a sentence evaluates on,
+    measured by the one metric it names."""
+    assert pairs_by(nlp, text, METRIC_RULE) == expected

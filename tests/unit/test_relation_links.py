@@ -228,6 +228,36 @@ def test_a_use_for_a_phrase_no_node_names_is_one_for_the_task_it_ends_in() -> No
     assert relations["p"][0].tail is phrase  # the caller's relations are left as they are
 
 
+def test_a_use_for_a_phrase_is_one_for_the_corpus_task_it_ends_in() -> None:
+    """No mention of the paper names the task inside the phrase; a task of the corpus does. A
+    rule's relation is moved onto it, not the classifier's."""
+    sentence = "ODI-Bench, a benchmark designed for omnidirectional image understanding."
+    ents = {
+        "dataset:odi-bench": Entity("dataset:odi-bench", Label.DATASET, "ODI-Bench"),
+        "concept:oiu": Entity("concept:oiu", Label.CONCEPT, "omnidirectional image understanding"),
+        "task:iu": Entity("task:iu", Label.TASK, "image understanding"),
+    }
+
+    def at(text: str, entity: str, label: Label) -> Mention:
+        start = sentence.index(text)
+        return Mention(start, start + len(text), text, label, Rel.USES, sentence, entity=entity)
+
+    bench = at("ODI-Bench", "dataset:odi-bench", Label.DATASET)
+    phrase = at("omnidirectional image understanding", "concept:oiu", Label.CONCEPT)
+    papers = [Paper("p", sentence), Paper("q", "x")]
+    elsewhere = Mention(0, 19, "image understanding", Label.TASK, Rel.ADDRESSES, "x",
+                        entity="task:iu")  # fmt: skip
+
+    def used_for(rule: str) -> set[tuple[str, str]]:
+        relations = {"p": [RelationMention(bench, "USED_FOR", phrase, sentence, 0.6, rule)]}
+        mentions = {"p": [bench, phrase], "q": [elsewhere]}
+        data = graph_data(papers, mentions, ents, relations=relations, min_concept_papers=2)
+        return {(x["source"], x["target"]) for x in data["links"] if x.get("type") == "USED_FOR"}
+
+    assert used_for("x_a_benchmark_for_y") == {("dataset:odi-bench", "task:iu")}
+    assert used_for("model") == used_for("model+kind") == set()
+
+
 def test_a_cost_measures_no_benchmark() -> None:
     def m(text: str, label: Label, entity: str) -> Mention:
         return Mention(0, len(text), text, label, Rel.USES, "s", entity=entity)
