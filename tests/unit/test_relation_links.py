@@ -273,3 +273,23 @@ def test_a_cost_measures_no_benchmark() -> None:
     ]}  # fmt: skip
     links = relation_links([Paper("p", "")], rows, labels)
     assert [(x["source"], x["target"]) for x in links] == [("dataset:imagenet", "metric:top-1")]
+
+
+def test_the_classifier_s_uses_between_methods_make_no_link() -> None:
+    """The pair classifier is wrong about half the time that one method is used for another
+    (CLASSIFIER_LEFT_OUT); a rule saying so, and the classifier's use of a method for a task,
+    make links."""
+    def m(entity: str, label: Label) -> Mention:
+        return Mention(0, 1, "x", label, Rel.USES, "s", entity=entity)
+
+    dpo, llama = m("method:dpo", Label.METHOD), m("method:llama", Label.METHOD)
+    qa = m("task:qa", Label.TASK)
+    labels = {"method:dpo": Label.METHOD, "method:llama": Label.METHOD, "task:qa": Label.TASK}
+
+    def linked(rule: str) -> list[tuple[str, str]]:
+        rows = {"p": [RelationMention(dpo, "USED_FOR", llama, "s", 0.9, rule),
+                      RelationMention(llama, "USED_FOR", qa, "s", 0.9, rule)]}  # fmt: skip
+        return [(x["source"], x["target"]) for x in relation_links([Paper("p", "")], rows, labels)]
+
+    assert linked("model") == linked("model+kind") == [("method:llama", "task:qa")]
+    assert linked("use_x_for_y") == [("method:dpo", "method:llama"), ("method:llama", "task:qa")]
