@@ -588,6 +588,9 @@ def test_what_a_dataset_name_says_decides_its_type() -> None:
 def test_undefined_acronyms_take_their_listed_meaning() -> None:
     assert _label("KL", label=Label.METHOD) == (Label.CONCEPT, "KL divergence")
     assert _label("T2I", label=Label.METHOD) == (Label.TASK, "text-to-image generation")
+    # A metric's acronym the recogniser takes for a method's name ("48.0 AP on COCO").
+    assert _label("LPIPS", label=Label.METHOD) == (Label.METRIC, "LPIPS")
+    assert _label("AP", label=Label.METHOD) == (Label.METRIC, "average precision")
     # ... and join the entity of the long form, where papers write it.
     mentions = {
         "p0": [mention("T2I", Label.METHOD)],
