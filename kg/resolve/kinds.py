@@ -88,6 +88,8 @@ def worth_a_node(name: str, key: str) -> bool:
     * words separated by commas ("audio, visual"): a list, not one name;
     * a generic name ("AI", "GPU": ``generic_names.txt``), an ordinary word capitalised at the
       start of a sentence ("Remarkably", "Evaluation"), a lone letter;
+    * hardware ("H100", "NVIDIA A100 GPUs": :func:`names_hardware`), which papers run on, not
+      study;
     * a broad research field ("deep learning", "computer vision": ``broad_fields.txt``), which
       most papers of a corpus could name;
     * rating words alone ("high-quality", even where an acronym is defined for it), and an
@@ -116,7 +118,7 @@ def worth_a_node(name: str, key: str) -> bool:
     words = resolution_words()
     if DESCRIPTIVE.match(name) or WRITTEN_SIZE.fullmatch(key):  # "large-scale", "zero-shot"
         return False
-    if key in words.fields:
+    if key in words.fields or names_hardware(name):
         return False
     if only_a_size(name):  # "8B parameters", "7B scale"
         return False
@@ -288,6 +290,31 @@ def _model_class(word: str, words: ResolutionWords) -> bool:
     return (
         normalize_key(word) in words.generic_names
         or singularize(word.lower()) in load_lexicon().strong_method_heads
+    )
+
+
+_HARDWARE = word_list("hardware_words.txt")
+#: The last words of a hardware's name, and the accelerator models and makers of one.
+_HARDWARE_HEADS = with_plurals(_HARDWARE[: _HARDWARE.index("a100")])
+_HARDWARE_NAMES = frozenset(_HARDWARE[_HARDWARE.index("a100") :])
+
+
+def names_hardware(name: str) -> bool:
+    """Whether ``name`` names a piece of hardware (``hardware_words.txt``): its last word is a
+    kind of processor, or it is an accelerator model ("H100", "NVIDIA A100", "RTX 4090").
+
+    >>> [names_hardware(n) for n in ("H100 GPU", "Nvidia GPUs", "NVIDIA A100", "RTX 4090")]
+    [True, True, True, True]
+    >>> [names_hardware(n) for n in ("GPU hours", "multi-GPU training", "Writing GPU kernels")]
+    [False, False, False]
+    """
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    if not words:
+        return False
+    if words[-1] in _HARDWARE_HEADS:
+        return True
+    return words[0] in _HARDWARE_NAMES - {"nvidia", "intel", "amd"} or (
+        len(words) > 1 and words[0] in ("nvidia", "intel", "amd") and words[1] in _HARDWARE_NAMES
     )
 
 

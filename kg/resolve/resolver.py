@@ -39,6 +39,7 @@ from kg.resolve.kinds import (
     generic_modifier,
     is_model_class,
     names_a_field_class,
+    names_hardware,
     only_a_size,
     only_rating_words,
 )
@@ -587,6 +588,7 @@ class Resolver:
                 or names_data(name)  # "latent representations": data, not a method
                 or only_rating_words(name)  # "high-quality", even defined as "HQ"
                 or names_a_field_class(key)  # "RL algorithms": a class of methods
+                or names_hardware(name)  # "H100 GPU", "NVIDIA A100": hardware
                 or key in generic
                 or (len(name) < 8 and normalize_key(name) in generic)
                 # "AI agents", "GPU clusters"; but "OOD detection" is a task, and "GPU hours"

@@ -585,6 +585,13 @@ def test_what_a_dataset_name_says_decides_its_type() -> None:
     assert _label("GRPO24", label=Label.METHOD)[0] == Label.METHOD
 
 
+def test_hardware_is_no_method_or_dataset() -> None:
+    """Papers run on hardware; they do not evaluate on it ("1.9x speedup on H100 GPU")."""
+    assert _label("H100 GPU", papers=2)[0] == Label.CONCEPT
+    assert _label("NVIDIA A100", label=Label.METHOD, papers=2)[0] == Label.CONCEPT
+    assert _label("multi-GPU training", label=Label.METHOD, papers=2)[0] == Label.METHOD
+
+
 def test_undefined_acronyms_take_their_listed_meaning() -> None:
     assert _label("KL", label=Label.METHOD) == (Label.CONCEPT, "KL divergence")
     assert _label("T2I", label=Label.METHOD) == (Label.TASK, "text-to-image generation")
