@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from kg.extract.lexicon import read_data_lines
 from kg.extract.names import COINED
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Mention
@@ -205,6 +206,34 @@ def names_a_benchmark(name: str) -> bool:
         if _BENCH_PART.match(part):
             return all(p[0].isupper() or p[0].isdigit() for p in parts[i + 1 :])
     return False
+
+
+#: What abstracts write before "@" in a metric at a cut-off ("Pass@1", "R@0.1", "mR@100"): the
+#: gazetteer's list (``at_k_metrics.txt``) and the abbreviations of ``at_k_prefixes.txt``.
+_AT_K_WORDS = frozenset(
+    w.lower() for w in read_data_lines("at_k_metrics.txt") + word_list("at_k_prefixes.txt")
+)
+#: Those that end a longer word's name as well ("SecurePass", "AnsF1"; not "r" or "mr").
+_AT_K_ENDINGS = frozenset(w for w in _AT_K_WORDS if len(w) > 2) | {"f1"}
+_AT_K = re.compile(r"([A-Za-z][\w-]*)@(?:\d+(?:\.\d+)?|[kK])")
+
+
+def names_an_at_k_metric(name: str) -> bool:
+    """Whether ``name`` is a metric at a cut-off: a metric word, or one of its abbreviations,
+    before "@" and a number or k, as one word ("Pass@k", "SecurePass@1", "CoT-Pass@K",
+    "AnsF1@1", "R1@0.7", "mR@100"). The recogniser reads many as methods' names; not a
+    method with its budget ("DeepConf@512").
+
+    >>> [names_an_at_k_metric(n) for n in ("SecurePass@1", "mR@100", "R@0.1", "AnsF1@1")]
+    [True, True, True, True]
+    >>> [names_an_at_k_metric(n) for n in ("DeepConf@512", "Pass@k and recent variants")]
+    [False, False]
+    """
+    m = _AT_K.fullmatch(name)
+    if m is None:
+        return False
+    before = m.group(1).lower()
+    return before in _AT_K_WORDS or any(before.endswith(w) for w in _AT_K_ENDINGS)
 
 
 def names_a_model(name: str) -> bool:

@@ -51,6 +51,7 @@ from kg.resolve.names import (
     names_a_benchmark,
     names_a_dataset_kind,
     names_a_model,
+    names_an_at_k_metric,
     names_data,
     plain_word,
     reads_as_material,
@@ -514,8 +515,11 @@ class Resolver:
             and reads_as_measure(key, name)
         ):
             label = Label.METRIC
+        # "mR@100", "SecurePass@1": a metric at a cut-off, which the recogniser reads as a name
+        if names_an_at_k_metric(name):
+            label = Label.METRIC
         # "AIME24" looks coined; "SWE-bench", "PICABench" say what they are
-        if (label == Label.METHOD and _variant_of_dataset(key)) or (
+        elif (label == Label.METHOD and _variant_of_dataset(key)) or (
             label in (Label.METHOD, Label.TASK) and names_a_benchmark(name)
         ):
             label = Label.DATASET

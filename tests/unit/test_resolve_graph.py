@@ -592,6 +592,13 @@ def test_hardware_is_no_method_or_dataset() -> None:
     assert _label("multi-GPU training", label=Label.METHOD, papers=2)[0] == Label.METHOD
 
 
+def test_a_metric_at_a_cut_off_is_a_metric_and_a_unit_no_name() -> None:
+    assert _label("mR@100", label=Label.METHOD) == (Label.METRIC, "mR@100")
+    assert _label("SecurePass@1", label=Label.DATASET)[0] == Label.METRIC
+    assert _label("DeepConf@512", label=Label.METHOD)[0] == Label.METHOD  # a method's budget
+    assert _label("GB", label=Label.METHOD)[0] == Label.CONCEPT  # "(8 GB)"
+
+
 def test_undefined_acronyms_take_their_listed_meaning() -> None:
     assert _label("KL", label=Label.METHOD) == (Label.CONCEPT, "KL divergence")
     assert _label("T2I", label=Label.METHOD) == (Label.TASK, "text-to-image generation")
