@@ -89,7 +89,7 @@ def worth_a_node(name: str, key: str) -> bool:
     * a generic name ("AI", "GPU": ``generic_names.txt``), an ordinary word capitalised at the
       start of a sentence ("Remarkably", "Evaluation"), a lone letter;
     * hardware ("H100", "NVIDIA A100 GPUs": :func:`names_hardware`), which papers run on, not
-      study;
+      study; a word cut at a hyphen or a formula (:func:`cut_or_formula`);
     * a broad research field ("deep learning", "computer vision": ``broad_fields.txt``), which
       most papers of a corpus could name;
     * rating words alone ("high-quality", even where an acronym is defined for it), and an
@@ -118,7 +118,7 @@ def worth_a_node(name: str, key: str) -> bool:
     words = resolution_words()
     if DESCRIPTIVE.match(name) or WRITTEN_SIZE.fullmatch(key):  # "large-scale", "zero-shot"
         return False
-    if key in words.fields or names_hardware(name):
+    if key in words.fields or names_hardware(name) or cut_or_formula(name):
         return False
     if only_a_size(name):  # "8B parameters", "7B scale"
         return False
@@ -316,6 +316,23 @@ def names_hardware(name: str) -> bool:
     return words[0] in _HARDWARE_NAMES - {"nvidia", "intel", "amd"} or (
         len(words) > 1 and words[0] in ("nvidia", "intel", "amd") and words[1] in _HARDWARE_NAMES
     )
+
+
+#: Signs of a formula, and a superscript or subscript left open at the end.
+_FORMULA = re.compile(r"[=∈∉≤≥≈→←⊂⊆]|[\^_]$")
+
+
+def cut_or_formula(name: str) -> bool:
+    """Whether ``name`` is a piece of a word cut at a hyphen ("tool-" of "tool-use", "-group
+    accuracy" of "worst-group accuracy", "Controllable Harmonization of On-") or a formula
+    ("FID=1.46", "x^0 ∈R^d", "submatrix A^"): no entity (ICLR 2026: about 60 such nodes).
+
+    >>> [cut_or_formula(n) for n in ("tool-", "-group accuracy", "FID=1.46", "submatrix A^")]
+    [True, True, True, True]
+    >>> [cut_or_formula(n) for n in ("DPM-Solver++", "A-VARC^+", "k-means", "π^3")]
+    [False, False, False, False]
+    """
+    return name.startswith("-") or name.endswith("-") or _FORMULA.search(name) is not None
 
 
 def generic_modifier(name: str, generic: frozenset[str]) -> bool:

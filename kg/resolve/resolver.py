@@ -35,6 +35,7 @@ from kg.models import Entity, Mention
 from kg.resolve.kinds import (
     DESCRIPTIVE,
     WRITTEN_SIZE,
+    cut_or_formula,
     describes,
     generic_modifier,
     is_model_class,
@@ -593,6 +594,7 @@ class Resolver:
                 or only_rating_words(name)  # "high-quality", even defined as "HQ"
                 or names_a_field_class(key)  # "RL algorithms": a class of methods
                 or names_hardware(name)  # "H100 GPU", "NVIDIA A100": hardware
+                or cut_or_formula(name)  # "tool-" of "tool-use", "FID=1.46"
                 or key in generic
                 or (len(name) < 8 and normalize_key(name) in generic)
                 # "AI agents", "GPU clusters"; but "OOD detection" is a task, and "GPU hours"

@@ -599,6 +599,13 @@ def test_a_metric_at_a_cut_off_is_a_metric_and_a_unit_no_name() -> None:
     assert _label("GB", label=Label.METHOD)[0] == Label.CONCEPT  # "(8 GB)"
 
 
+def test_a_word_cut_at_a_hyphen_or_a_formula_is_no_name() -> None:
+    assert _label("tool-", label=Label.METHOD, papers=8)[0] == Label.CONCEPT  # "tool-use"
+    assert _label("-group accuracy", label=Label.METRIC, papers=2)[0] == Label.CONCEPT
+    assert _label("FID=1.46", label=Label.METHOD)[0] == Label.CONCEPT
+    assert _label("DPM-Solver++", label=Label.METHOD)[0] == Label.METHOD
+
+
 def test_undefined_acronyms_take_their_listed_meaning() -> None:
     assert _label("KL", label=Label.METHOD) == (Label.CONCEPT, "KL divergence")
     assert _label("T2I", label=Label.METHOD) == (Label.TASK, "text-to-image generation")
