@@ -264,8 +264,8 @@ def nested_tails(
 
 
 def _trailing_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
-    """A mention of the task (``tasks``: merge key → id) the longest run of ``phrase``'s last
-    words is called, up to the last purpose stop, or None.
+    """A mention of the task (``tasks``: merge key → id) that the longest run of ``phrase``'s
+    last words is called, no word before it a purpose stop, or None.
 
     >>> from kg.schema import Rel
     >>> p = Mention(10, 46, "omnidirectional image understanding", Label.CONCEPT, Rel.MENTIONS,

@@ -293,15 +293,17 @@ def _model_class(word: str, words: ResolutionWords) -> bool:
     )
 
 
-_HARDWARE = word_list("hardware_words.txt")
-#: The last words of a hardware's name, and the accelerator models and makers of one.
-_HARDWARE_HEADS = with_plurals(_HARDWARE[: _HARDWARE.index("a100")])
-_HARDWARE_NAMES = frozenset(_HARDWARE[_HARDWARE.index("a100") :])
+#: ``hardware_words.tsv``: word -> processor, model or maker.
+_HARDWARE = dict(line.split("\t") for line in word_list("hardware_words.tsv"))
+_PROCESSORS = with_plurals(sorted(w for w, kind in _HARDWARE.items() if kind == "processor"))
+_MODELS = frozenset(w for w, kind in _HARDWARE.items() if kind == "model")
+_MAKERS = frozenset(w for w, kind in _HARDWARE.items() if kind == "maker")
 
 
 def names_hardware(name: str) -> bool:
-    """Whether ``name`` names a piece of hardware (``hardware_words.txt``): its last word is a
-    kind of processor, or it is an accelerator model ("H100", "NVIDIA A100", "RTX 4090").
+    """Whether ``name`` names a piece of hardware (``hardware_words.tsv``): its last word is a
+    processor, or it opens with an accelerator model, its maker before it or not ("H100",
+    "NVIDIA A100", "RTX 4090").
 
     >>> [names_hardware(n) for n in ("H100 GPU", "Nvidia GPUs", "NVIDIA A100", "RTX 4090")]
     [True, True, True, True]
@@ -311,11 +313,11 @@ def names_hardware(name: str) -> bool:
     words = re.findall(r"[a-z0-9]+", name.lower())
     if not words:
         return False
-    if words[-1] in _HARDWARE_HEADS:
+    if words[-1] in _PROCESSORS:
         return True
-    return words[0] in _HARDWARE_NAMES - {"nvidia", "intel", "amd"} or (
-        len(words) > 1 and words[0] in ("nvidia", "intel", "amd") and words[1] in _HARDWARE_NAMES
-    )
+    if words[0] in _MAKERS:
+        words = words[1:]
+    return bool(words) and words[0] in _MODELS
 
 
 #: Signs of a formula, and a superscript or subscript left open at the end.
