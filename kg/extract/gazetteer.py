@@ -13,13 +13,13 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.extract.lexicon import Lexicon, load_lexicon, read_data_lines
+from kg.extract.lexicon import Lexicon, load_lexicon
+from kg.extract.names import AT_K_WORDS
 from kg.extract.spans import add_candidate, ensure_group
 from kg.schema import Label
 
-#: A metric at a cut-off, written as one token ("Pass@5", "Recall@10", "nDCG@20"; the metrics
-#: are ``at_k_metrics.txt``).
-_AT_K_NAMES = "|".join(re.escape(w) for w in read_data_lines("at_k_metrics.txt"))
+#: A metric at a cut-off, written as one token ("Pass@5", "Recall@10", "nDCG@20").
+_AT_K_NAMES = "|".join(re.escape(w) for w in AT_K_WORDS)
 AT_K_METRIC = re.compile(rf"^(?:{_AT_K_NAMES})@(?:\d+|k)$", re.IGNORECASE)
 
 

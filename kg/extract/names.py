@@ -9,6 +9,10 @@ import re
 
 from kg.extract.lexicon import read_data_lines
 
+#: What abstracts write before "@" in a metric at a cut-off, as one token ("Pass@5",
+#: "Recall@10", "nDCG@20"): ``at_k_metrics.txt``, read by the gazetteer and by resolution.
+AT_K_WORDS = tuple(read_data_lines("at_k_metrics.txt"))
+
 # A coined name: inner capital ("MetaEmbed", "ViDoRe"), letters and digits ("GPT4", "Qwen3"), an
 # all-caps word of 2+ letters ("MMEB", "LLM"), or a capitalised word, a hyphen and a version
 # ("Llama-3", "Gemini-2.5-Pro"; not "Stage-2" or "Table-1").

@@ -61,6 +61,12 @@ CLASSIFIER_LEFT_OUT = frozenset({
 })  # fmt: skip
 
 
+def _by_classifier(r: RelationMention) -> bool:
+    """Whether the pair classifier found ``r`` (its rule alone, or before what a later step did
+    with it: "model+kind")."""
+    return r.rule.partition("+")[0] == MODEL_RULE
+
+
 def relation_links(
     papers: Iterable[Paper],
     relations_by_paper: Mapping[str, list[RelationMention]],
@@ -103,9 +109,7 @@ def relation_links(
                 continue
             if rel is EntityRel.MEASURED_BY and is_a_cost(r.tail.text):
                 continue
-            if (rel, label_of[src], label_of[dst]) in CLASSIFIER_LEFT_OUT and (
-                r.rule.partition("+")[0] == MODEL_RULE
-            ):
+            if (rel, label_of[src], label_of[dst]) in CLASSIFIER_LEFT_OUT and _by_classifier(r):
                 continue
             link = found.get((src, dst, rel.value))
             if link is None:
@@ -249,7 +253,7 @@ def nested_tails(
             ]  # fmt: skip
             if inner:
                 r = replace(r, tail=min(inner, key=lambda m: m.start))
-            elif tasks is not None and r.rule.partition("+")[0] != MODEL_RULE:
+            elif tasks is not None and not _by_classifier(r):
                 known = _trailing_task(r.tail, tasks)
                 if (
                     known is not None

@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import re
 
-from kg.extract.lexicon import read_data_lines
-from kg.extract.names import COINED
+from kg.extract.names import AT_K_WORDS, COINED
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Mention
 from kg.resolve.kinds import DATASET_KIND_WORDS, KIND_WORDS, METHOD_WORDS, is_listed
@@ -209,10 +208,8 @@ def names_a_benchmark(name: str) -> bool:
 
 
 #: What abstracts write before "@" in a metric at a cut-off ("Pass@1", "R@0.1", "mR@100"): the
-#: gazetteer's list (``at_k_metrics.txt``) and the abbreviations of ``at_k_prefixes.txt``.
-_AT_K_WORDS = frozenset(
-    w.lower() for w in read_data_lines("at_k_metrics.txt") + word_list("at_k_prefixes.txt")
-)
+#: gazetteer's words and the abbreviations of ``at_k_prefixes.txt``.
+_AT_K_WORDS = frozenset(w.lower() for w in (*AT_K_WORDS, *word_list("at_k_prefixes.txt")))
 #: Those that end a longer word's name as well ("SecurePass", "AnsF1"; not "r" or "mr").
 _AT_K_ENDINGS = frozenset(w for w in _AT_K_WORDS if len(w) > 2) | {"f1"}
 _AT_K = re.compile(r"([A-Za-z][\w-]*)@(?:\d+(?:\.\d+)?|[kK])")

@@ -314,6 +314,7 @@ def title_relations(
     """
     lowered = [w.lower() for w in words]
     pairs: list[tuple[str | Mention, str]] = []
+    own = entities.get(named.entity or "") if named is not None else None  # (its entity)
     at = next((lowered.index(word) for word in _PURPOSE if word in lowered), None)
     if at is not None:
         tail = next((ph for ph in found if at < ph.start <= at + 2), None) or _purpose_head(
@@ -333,7 +334,6 @@ def title_relations(
         # "NAME: Fast Autoregressive Visual Tracking with ...": the description names what the
         # contribution does; its tasks before a qualifying word are what it is used for.
         end = next((i for i, word in enumerate(lowered) if word in _QUALIFIERS), len(words))
-        own = entities.get(named.entity or "")
         pairs += [
             (named, ph.entity)
             for ph in found
@@ -351,7 +351,6 @@ def title_relations(
             # "SecP-Tuning: ... Prompt Tuning for LLMs via MPC": what the named contribution
             # does is done by the method, which it uses; not when the method spells the name
             # out ("LaSeR: Reinforcement Learning with Last-Token Self-Rewarding")
-            own = entities.get(named.entity or "") if named is not None else None
             if (
                 named is not None
                 and own is not None
