@@ -15,12 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from kg.graph.paper_link import PaperLink
 from kg.graph.relations import (
+    kind_keys,
     kind_tasks,
     nested_tails,
     relation_links,
     result_relations,
     shared_kinds,
     task_keys,
+    trailing_kinds,
 )
 from kg.graph.results import introduces_a_benchmark, result_graph
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
@@ -129,7 +131,8 @@ def graph_data(
         )
     }
     kinds = shared_kinds(linked)
-    keep |= kinds_of_kept(relations or {}, entities, keep) & kinds
+    keys = kind_keys(entities, kinds)
+    keep |= kinds_of_kept(trailing_kinds(relations or {}, kinds, keys), entities, keep) & kinds
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES
     proposes_str = str(proposes)
@@ -178,7 +181,11 @@ def graph_data(
                     EVIDENCE_KIND if keyword else None,
                 )
             )
-    stated = kind_tasks(result_relations(stating, results or {}), entities, tasks)
+    # The kind's own words name its task, before its shared kind stands for it: "CoT-Evo, an
+    # evolutionary CoT distillation framework" is one for CoT distillation.
+    stated = trailing_kinds(
+        kind_tasks(result_relations(stating, results or {}), entities, tasks), kinds, keys
+    )
     more = relation_links(ordered, stated, label_of, kinds) if stated else []
     result_nodes, result_links = (
         result_graph(ordered, results, label_of, benchmarks) if results else ([], [])

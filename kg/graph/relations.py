@@ -151,6 +151,67 @@ def shared_kinds(linked: Mapping[str, int]) -> set[str]:
     return {eid for eid, n in linked.items() if n >= MIN_KIND_PAPERS}
 
 
+def kind_keys(entities: Mapping[str, Entity], kinds: Container[str]) -> dict[str, str]:
+    """The merge key of the name of each of ``kinds`` (:func:`shared_kinds`) that names a kind
+    of thing (:func:`~kg.resolve.kinds.names_a_kind`) → its id.
+
+    >>> rl = Entity("concept:rlf", Label.CONCEPT, "reinforcement learning framework")
+    >>> kind_keys({rl.id: rl}, {rl.id})
+    {'reinforcement-learning-framework': 'concept:rlf'}
+    """
+    return {
+        normalize_key(e.name): eid
+        for eid, e in entities.items()
+        if eid in kinds and names_a_kind(e.name)
+    }
+
+
+def trailing_kinds(
+    relations: Mapping[str, list[RelationMention]],
+    kinds: Container[str],
+    keys: Mapping[str, str],
+) -> dict[str, list[RelationMention]]:
+    """``relations``, an IS_A whose kind no other paper names said of the shared kind its last
+    words name (``keys``: :func:`kind_keys`): "WaltzRL, a novel multi-agent reinforcement
+    learning framework" IS_A reinforcement learning framework. Dropping modifiers from the
+    front of an English noun compound leaves a broader class of the same thing, and one that
+    several papers name is a class the graph keeps (:data:`MIN_KIND_PAPERS`), where the
+    paper's own words would describe only its contribution.
+
+    >>> from kg.schema import Rel
+    >>> def m(text, entity, start=0):
+    ...     return Mention(start, start + len(text), text, Label.CONCEPT, Rel.USES, "s",
+    ...                    entity=entity)
+    >>> kind = m("multi-agent reinforcement learning framework", "concept:marlf", 12)
+    >>> r = RelationMention(m("WaltzRL", "method:waltzrl"), "IS_A", kind, "s")
+    >>> [x] = trailing_kinds({"p": [r]}, {"concept:rlf"},
+    ...                      {"reinforcement-learning-framework": "concept:rlf"})["p"]
+    >>> x.tail.text, x.tail.start, x.tail.entity, x.rule
+    ('reinforcement learning framework', 24, 'concept:rlf', '+trailing_kind')
+    """
+    out = dict(relations)
+    for pid, rows in relations.items():
+        changed = [_trailing_kind(r, kinds, keys) for r in rows]
+        if any(new is not old for new, old in zip(changed, rows, strict=True)):
+            out[pid] = changed
+    return out
+
+
+def _trailing_kind(
+    r: RelationMention, kinds: Container[str], keys: Mapping[str, str]
+) -> RelationMention:
+    if r.type != EntityRel.IS_A.value or r.tail.entity in kinds:
+        return r
+    words = list(re.finditer(r"\S+", r.tail.text))
+    for word in words[1:-1]:  # the longest run of two words or more, short of the whole
+        text = r.tail.text[word.start() :]
+        kind = keys.get(normalize_key(text))
+        if kind is not None and kind != r.head.entity:
+            tail = replace(r.tail, start=r.tail.start + word.start(), text=text, entity=kind)
+            return replace(r, tail=tail, rule=r.rule + "+trailing_kind")
+    return r
+
+
 #: The confidence of a MEASURED_BY a result states: as sure as the result's own links.
 RESULT_CONFIDENCE = 0.6
 

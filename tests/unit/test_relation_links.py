@@ -140,6 +140,43 @@ def test_a_kind_is_a_node_and_an_is_a_target_when_two_papers_name_it() -> None:
                       "concept:sparse-ssm-framework"}
 
 
+def test_a_kind_only_one_paper_names_is_said_of_the_shared_kind_it_ends_in() -> None:
+    sentence = "We propose CoT-Evo, an evolutionary CoT distillation framework."
+    names = {"method:cot-evo": ("CoT-Evo", Label.METHOD),
+             "concept:own": ("evolutionary CoT distillation framework", Label.CONCEPT),
+             "concept:df": ("distillation framework", Label.CONCEPT),
+             "task:cot-distillation": ("CoT distillation", Label.TASK)}
+    ents = {e: Entity(e, label, name) for e, (name, label) in names.items()}
+
+    def at(entity: str) -> Mention:
+        text, label = names[entity]
+        start = sentence.index(text)
+        return Mention(start, start + len(text), text, label, Rel.USES, sentence, entity=entity)
+
+    evo, own = at("method:cot-evo"), at("concept:own")
+    relations = {"p": [RelationMention(evo, "IS_A", own, sentence, 0.6)]}
+    papers = [Paper("p", "x"), Paper("q", "y"), Paper("r", "z")]
+    other = Mention(0, 22, names["concept:df"][0], Label.CONCEPT, Rel.USES, "s",
+                    entity="concept:df")
+    task = Mention(0, 16, names["task:cot-distillation"][0], Label.TASK, Rel.USES, "s",
+                   entity="task:cot-distillation")
+    mentions = {"p": [evo, own], "q": [other, task], "r": [other]}
+
+    def relations_of(data: dict[str, Any]) -> set[tuple[str, str, str]]:
+        return {(x["source"], x["type"], x["target"]) for x in data["links"]
+                if x["type"] in ("IS_A", "USED_FOR")}
+
+    data = graph_data(papers, mentions, ents, relations=relations)
+    # The kind this paper alone gives makes no node; the shared kind its last words name is
+    # the IS_A's target, and kept for it. The kind's own words still name its task.
+    assert relations_of(data) == {("method:cot-evo", "IS_A", "concept:df"),
+                                  ("method:cot-evo", "USED_FOR", "task:cot-distillation")}
+    assert "concept:df" in {n["id"] for n in data["nodes"]}
+    # No shared kind in its words: no IS_A, as before.
+    data = graph_data(papers, {**mentions, "r": []}, ents, relations=relations)
+    assert relations_of(data) == {("method:cot-evo", "USED_FOR", "task:cot-distillation")}
+
+
 def test_neo4j_rows_and_statement_for_relations() -> None:
     rows = graph_to_rows(graph_from_data(small_graph()))
     [row] = rows.rels[(EntityRel.USED_FOR, Label.METHOD, Label.TASK)]
