@@ -8,7 +8,7 @@ from kg.cache import ExtractionCache
 from kg.extract.rows import doc_mentions, doc_relations, raw_rows, split_rows
 from kg.graph.assemble import graph_data
 from kg.graph.relations import MAX_EVIDENCE, kind_tasks, relation_links
-from kg.models import Entity, Mention, Paper, RelationMention
+from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.query.explore import data_counts, describe_node
 from kg.query.index import PaperIndex
 from kg.schema import EntityRel, Label, Rel
@@ -175,6 +175,33 @@ def test_a_kind_only_one_paper_names_is_said_of_the_shared_kind_it_ends_in() -> 
     # No shared kind in its words: no IS_A, as before.
     data = graph_data(papers, {**mentions, "r": []}, ents, relations=relations)
     assert relations_of(data) == {("method:cot-evo", "USED_FOR", "task:cot-distillation")}
+
+
+def test_a_result_of_the_papers_own_method_on_a_dataset_evaluates_it_there() -> None:
+    sentence = "On GSM8K, GRPO reaches 81.2%, up from 78.6% for Llama-3."
+    names = {"dataset:gsm8k": ("GSM8K", Label.DATASET, Rel.EVALUATES_ON),
+             "method:grpo": ("GRPO", Label.METHOD, Rel.PROPOSES),
+             "method:llama-3": ("Llama-3", Label.METHOD, Rel.USES)}
+    ents = {e: Entity(e, label, name) for e, (name, label, _) in names.items()}
+
+    def at(entity: str) -> Mention:
+        text, label, role = names[entity]
+        start = sentence.index(text)
+        return Mention(start, start + len(text), text, label, role, sentence, entity=entity)
+
+    gsm, grpo, llama = at("dataset:gsm8k"), at("method:grpo"), at("method:llama-3")
+
+    def result(value: str, method: Mention) -> ResultMention:
+        start = sentence.index(value)
+        return ResultMention(value, float(value[:-1]), "%", False, sentence, start,
+                             start + len(value), method=method, dataset=gsm)
+
+    results = {"p": [result("81.2%", grpo), result("78.6%", llama)]}
+    data = graph_data([Paper("p", "x")], {"p": [gsm, grpo, llama]}, ents, results=results)
+    evaluated = [(x["source"], x["target"], x["evidence"]) for x in data["links"]
+                 if x["type"] == "EVALUATED_ON"]
+    # The paper's own method only: another's result is as often a model it was applied to.
+    assert evaluated == [("method:grpo", "dataset:gsm8k", [sentence])]
 
 
 def test_neo4j_rows_and_statement_for_relations() -> None:
