@@ -142,7 +142,7 @@ def graph_data(
     links: list[Mapping[str, Any]] = []
     ordered = sorted(papers, key=lambda p: p.id)
     stating = dict(relations or {})  # (the caller's lists are left as they are)
-    tasks = task_keys(entities) if stating else None
+    tasks = task_keys(entities) if stating or results else None
     benchmarks: dict[str, Mention] = {}  # paper id -> the one dataset it introduces
     for p in ordered:
         by_entity: dict[str, list[Mention]] = {}
@@ -188,7 +188,7 @@ def graph_data(
     )
     more = relation_links(ordered, stated, label_of, kinds) if stated else []
     result_nodes, result_links = (
-        result_graph(ordered, results, label_of, benchmarks) if results else ([], [])
+        result_graph(ordered, results, label_of, benchmarks, tasks) if results else ([], [])
     )
     del stated, stating
     if release:  # their mentions, the last the links do not hold, go with them

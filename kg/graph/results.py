@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
+from kg.extract.normalize import normalize_key
 from kg.models import Mention, Paper, ResultMention
 from kg.resolve.names import names_a_benchmark
 from kg.resolve.words import word_list
@@ -86,6 +88,7 @@ def result_graph(
     results_by_paper: Mapping[str, list[ResultMention]],
     label_of: Mapping[str, Label],
     benchmarks: Mapping[str, Mention] | None = None,
+    tasks: Mapping[str, str] | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """The Result nodes and their links for ``papers`` (the links' ends among the graph's
     entities, ``label_of``: the kept entities' labels). A result links to an entity only when
@@ -97,6 +100,9 @@ def result_graph(
     no dataset or task is on it. A benchmark paper reports what models reach on its benchmark
     ("even the strongest model, GPT-5, reaches only 52.56% pass@1") without naming it in
     every sentence.
+
+    ``tasks`` (:func:`kg.graph.relations.task_keys`): a result whose dataset is a suite the
+    graph has no node for is in the task the suite is named by (:func:`suite_task`).
 
     >>> from kg.models import Mention
     >>> from kg.schema import Rel
@@ -118,6 +124,11 @@ def result_graph(
         for n, r in enumerate(sorted(results_by_paper.get(p.id, ()), key=_text_order), 1):
             rid = result_id(p.id, n)
             args = _linked(r, label_of)
+            if tasks is not None and ResultRel.ON_DATASET not in args and r.dataset is not None:
+                task = args.get(ResultRel.FOR_TASK) or suite_task(r.dataset, tasks)
+                if task is not None and label_of.get(task.entity) == Label.TASK:
+                    args[ResultRel.FOR_TASK] = task
+                    args = {rel: args[rel] for rel in RESULT_TARGET if rel in args}
             own = benchmarks.get(p.id) if benchmarks else None
             if (
                 own is not None
@@ -148,6 +159,39 @@ def result_graph(
                 for rel, m in args.items()
             ]
     return nodes, links
+
+
+#: The nouns that end a phrase naming a suite of datasets by their task ("seven commonsense
+#: reasoning benchmarks", "long-horizon planning tasks").
+SUITE_NOUNS = frozenset({"benchmark", "benchmarks", "datasets", "suite", "tasks"})
+
+
+def suite_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
+    """The task a suite of datasets (``phrase``: "eight image classification benchmarks") is
+    named by: the longest run of the words before its last, a suite noun (:data:`SUITE_NOUNS`),
+    that a task of the corpus is called (``tasks``: merge key → id), or None.
+
+    >>> from kg.schema import Rel
+    >>> p = Mention(15, 51, "eight image classification benchmarks", Label.CONCEPT,
+    ...             Rel.MENTIONS, "s")
+    >>> t = suite_task(p, {"image-classification": "task:ic"})
+    >>> t.text, t.start, t.entity
+    ('image classification', 21, 'task:ic')
+    >>> p = Mention(0, 17, "reasoning ability", Label.CONCEPT, Rel.MENTIONS, "s")
+    >>> suite_task(p, {"reasoning": "task:r"}) is None
+    True
+    """
+    words = list(re.finditer(r"\S+", phrase.text))
+    if len(words) < 2 or words[-1].group().lower() not in SUITE_NOUNS:
+        return None
+    end = words[-2].end()
+    for word in words[:-1]:
+        text = phrase.text[word.start() : end]
+        task = tasks.get(normalize_key(text))
+        if task is not None:
+            return replace(phrase, start=phrase.start + word.start(), end=phrase.start + end,
+                           text=text, type=Label.TASK, entity=task)  # fmt: skip
+    return None
 
 
 def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, Mention]:

@@ -166,3 +166,32 @@ def test_a_benchmark_paper_s_unplaced_results_are_on_its_benchmark() -> None:
     # a paper that links another dataset too, or uses one it does not introduce: no guess
     assert on([bench, gpt, gsm]) == set()
     assert on([gsm, gpt]) == set()
+
+
+def test_a_result_on_a_suite_of_benchmarks_is_in_the_task_they_are_named_by() -> None:
+    from kg.graph.assemble import graph_data
+    from kg.models import Entity, Mention, Paper, ResultMention
+    from kg.schema import Label, Rel
+
+    sentence = "Across six math reasoning benchmarks, ZetaNet gains 7.77 points."
+    ents = {
+        "task:math-reasoning": Entity("task:math-reasoning", Label.TASK, "math reasoning"),
+        "concept:suite": Entity("concept:suite", Label.CONCEPT, "six math reasoning benchmarks"),
+        "concept:skills": Entity("concept:skills", Label.CONCEPT, "six math reasoning skills"),
+    }
+
+    def task_of(phrase: str, entity: str) -> set[str]:
+        start = sentence.index(phrase) if phrase in sentence else 0
+        suite = Mention(start, start + len(phrase), phrase, Label.CONCEPT, Rel.MENTIONS,
+                        sentence, entity=entity)  # fmt: skip
+        task = Mention(90, 104, "math reasoning", Label.TASK, Rel.ADDRESSES, "s",
+                       entity="task:math-reasoning")  # fmt: skip
+        result = ResultMention("7.77 points", 7.77, "points", True, sentence, 52, 63,
+                               dataset=suite)  # fmt: skip
+        data = graph_data([Paper("p", "x")], {"p": [suite, task]}, ents, results={"p": [result]})
+        return {x["target"] for x in data["links"] if x.get("type") == "FOR_TASK"}
+
+    # The suite makes no node: the result is in the task its words before "benchmarks" name.
+    assert task_of("six math reasoning benchmarks", "concept:suite") == {"task:math-reasoning"}
+    # Not a phrase that names no suite.
+    assert task_of("six math reasoning skills", "concept:skills") == set()
