@@ -390,6 +390,29 @@ def _method_on(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
     return _mention_after(doc, end, methods, ("on",))
 
 
+#: What a cheaper model keeps of a fuller one's quality: ``retained_nouns.txt``.
+_RETAINED = frozenset(read_data_lines("relations/retained_nouns.txt"))
+#: How many words may come between "of" and a retained noun ("of the original model's
+#: performance").
+_RETAINED_WORDS = 4
+
+
+def _share_of_quality(doc: Doc, end: int, sent_end: int) -> bool:
+    """Whether the percent ending before token ``end`` is a share of a fuller model's quality:
+    "of", then a noun of :data:`_RETAINED` within a few words ("maintaining 98.7% of the
+    original performance"). It is a result relative to that model; a share of anything else
+    ("10% of the data") is how a method was run."""
+    if end >= sent_end or doc[end].lower_ != "of":
+        return False
+    after = doc[end + 1 : min(sent_end, end + 2 + _RETAINED_WORDS)]
+    for t in after:
+        if t.lower_ in _RETAINED:
+            return True
+        if t.is_punct and t.text not in ("'", "-"):
+            return False
+    return False
+
+
 def _after_by(doc: Doc, start: int, clause_start: int) -> bool:
     """Whether "by" comes before the number at ``start`` ("improves by up to 18%"): a change."""
     return _after_word(doc, start, clause_start) == "by"
@@ -430,7 +453,9 @@ def _result(
     numbers: list[int],
 ) -> Result | None:
     sent = span.sent
-    if rule.kind == "percent" and span.end < sent.end and doc[span.end].lower_ == "of":
+    retained = rule.kind == "percent" and _share_of_quality(doc, span.end, sent.end)
+    after = doc[span.end].lower_ if span.end < sent.end else ""
+    if rule.kind == "percent" and after == "of" and not retained:
         return None  # "only 10% of the data", "less than 0.005% of the tokens": a setting
     if rule.kind == "factor" and span.end < sent.end and re.match(NUMBER, doc[span.end].text):
         return None  # "ImageNet 256 × 256", "at 1024× 576 resolution": a size, no factor
@@ -446,6 +471,7 @@ def _result(
         or bool(_SIGNED.match(span[0].text))
         or any(t.lower_ in _CHANGE for t in window)
         or _after_by(doc, span.start, c0)
+        or retained
     ) and not _ends_from_to(doc, span.start)  # "from 60% to 75%": 75% is the level reached
     # A mention another claim of the sentence is nearer to (a number lies between) is that
     # claim's: "85.3% on ImageNet and 2.1 BLEU on WMT14".
@@ -456,6 +482,12 @@ def _result(
         and not any(min(s, span.start) < n < max(e, span.end) and n != span.start for n in numbers)
     ]
     metric = _nearest(span, [x for x in in_sentence if x[2]["label"] == "Metric"], (c0, c1))
+    if retained:  # the share's own metric, if it names one: "99% of the accuracy of ..."
+        metric = next(
+            (m for s, _, m in in_sentence
+             if m["label"] == "Metric" and span.end < s <= span.end + 1 + _RETAINED_WORDS),
+            None,
+        )  # fmt: skip
     if (
         rule.kind == "score"
         and metric is None

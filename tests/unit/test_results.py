@@ -289,8 +289,10 @@ def test_a_score_of_a_bare_number_is_a_claim(nlp: Language) -> None:
 
 
 def test_an_opening_adverb_leaves_the_opening_dataset_every_claims(nlp: Language) -> None:
-    text = "Notably, on LongBench-V1, FooNet keeps 100% of the quality with a 2.56× speedup."
-    assert {text_of(r.dataset) for r in claims(nlp, text)} == {"LongBench-V1"}
+    text = "Notably, on LongBench-V1, FASA keeps 100% of the quality with a 2.56× speedup."
+    got = claims(nlp, text)
+    assert [r.value for r in got] == ["100%", "2.56×"]
+    assert {text_of(r.dataset) for r in got} == {"LongBench-V1"}
 
 
 def test_numbers_and_datasets_of_unequal_lists_do_not_pair(nlp: Language) -> None:
@@ -366,3 +368,18 @@ def test_a_metric_that_names_its_dataset_gives_the_result_its_dataset(nlp: Langu
     assert (r.value, text_of(r.metric), text_of(r.dataset)) == ("15.5", "AIME score", "AIME")
     (r,) = claims(nlp, "Our model reaches 81.2% ImageNet top-1 accuracy.")
     assert text_of(r.dataset) == "ImageNet"
+
+
+def test_a_share_of_the_original_performance_is_a_result_a_share_of_data_is_not(
+    nlp: Language,
+) -> None:
+    text = (
+        "FooPrune uses only 10% of the vision tokens while maintaining 98.7% of the original "
+        "performance on MMBench, and retains 99% of the accuracy of the dense model."
+    )
+    got = {r.value: r for r in claims(nlp, text)}
+    assert set(got) == {"98.7%", "99%"}
+    kept, dense = got["98.7%"], got["99%"]
+    assert kept.relative and text_of(kept.method) == "FooPrune"
+    assert text_of(kept.dataset) == "MMBench" and kept.metric is None
+    assert text_of(dense.metric) == "accuracy"
