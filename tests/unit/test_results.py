@@ -383,3 +383,14 @@ def test_a_share_of_the_original_performance_is_a_result_a_share_of_data_is_not(
     assert kept.relative and text_of(kept.method) == "FooPrune"
     assert text_of(kept.dataset) == "MMBench" and kept.metric is None
     assert text_of(dense.metric) == "accuracy"
+
+
+def test_a_task_after_the_number_is_its_claims_only_within_its_clause(nlp: Language) -> None:
+    text = (
+        "FooNet improves accuracy by 5.1% on code generation, offering insights for "
+        "machine translation."
+    )
+    (r,) = claims(nlp, text)
+    assert text_of(r.task) == "code generation"
+    (r,) = claims(nlp, "FooNet reaches 5.1% accuracy, offering insights for machine translation.")
+    assert r.task is None
