@@ -413,6 +413,41 @@ def _share_of_quality(doc: Doc, end: int, sent_end: int) -> bool:
     return False
 
 
+#: Words before a number that make it the baseline's in a comparison: "44.0% vs. 24.0%",
+#: "compared to 22.58% for GPT-4o" ("to", a hedge, is skipped: :func:`_after_word`).
+_VERSUS = frozenset({"vs", "vs.", "versus", "compared"})
+#: How far after a baseline's number the preposition naming its method may come ("22.58%
+#: Pass@1 for GPT-4o").
+_BASELINE_WINDOW = 4
+
+
+def _a_baselines(doc: Doc, start: int, clause_start: int) -> bool:
+    """Whether the number at token ``start`` is the baseline's of a comparison: after "vs.",
+    "versus" or "compared to/with" (hedges such as "only" between)."""
+    word = _after_word(doc, start, clause_start)
+    if word == "with":  # "compared with 22.58%"
+        i = start - 1
+        while i > clause_start and doc[i].lower_ in _HEDGES | {"only", "just"}:
+            i -= 1
+        return i > clause_start and doc[i - 1].lower_ == "compared"
+    if word in ("only", "just") and start >= 2:  # "vs. only 17%"
+        return _a_baselines(doc, start - 1, clause_start)
+    return word in _VERSUS
+
+
+def _baseline_named(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
+    """The method a baseline's number ending at token ``end`` is given to, a few words on:
+    "22.58% for GPT-4o", "50.9 mAP of the DINO", "66.67% with Qwen2.5-VL"."""
+    for i in range(end, min(end + _BASELINE_WINDOW, len(doc))):
+        named = _mention_after(doc, i, in_sentence, ("for", "of", "with", "by"))
+        # (a name after a score may be read as what it was scored on: the corpus decides)
+        if named is not None and named["label"] in ("Method", "Dataset"):
+            return named
+        if doc[i].is_punct:
+            return None
+    return None
+
+
 def _after_by(doc: Doc, start: int, clause_start: int) -> bool:
     """Whether "by" comes before the number at ``start`` ("improves by up to 18%"): a change."""
     return _after_word(doc, start, clause_start) == "by"
@@ -501,6 +536,13 @@ def _result(
     # The subject is shared by the claims of a sentence: "X achieves A and improves B".
     of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
     method, setting = claimant(doc, span, of_sentence, proposed, own)
+    if _a_baselines(doc, span.start, c0):
+        # "26.95% Pass@1 compared to 22.58% for GPT-4o": 22.58% is GPT-4o's, not the claim's
+        # subject's; a baseline the sentence does not name ("vs. 17% sequential baseline")
+        # reaches no result of the paper's
+        method = _baseline_named(doc, span.end, in_sentence)
+        if method is None:
+            return None
     dataset = _bracketed_after(doc, span, in_sentence, "Dataset")
     if dataset is None:
         dataset = (

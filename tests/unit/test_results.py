@@ -394,3 +394,13 @@ def test_a_task_after_the_number_is_its_claims_only_within_its_clause(nlp: Langu
     assert text_of(r.task) == "code generation"
     (r,) = claims(nlp, "FooNet reaches 5.1% accuracy, offering insights for machine translation.")
     assert r.task is None
+
+
+def test_a_number_after_vs_or_compared_to_is_the_baselines(nlp: Language) -> None:
+    text = (
+        "FooNet achieves 26.95% Pass@1 on MBPP compared to 22.58% for GPT-4o, and 44.0% vs. "
+        "24.0% on HumanEval."
+    )
+    got = {r.value: text_of(r.method) for r in claims(nlp, text)}
+    # A named baseline's number is its result; an unnamed one's is no result of the paper's.
+    assert got == {"26.95%": "FooNet", "22.58%": "GPT-4o", "44.0%": "FooNet"}
