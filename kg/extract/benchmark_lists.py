@@ -27,6 +27,7 @@ import re
 from spacy.tokens import Doc, Span
 
 from kg.extract.lexicon import read_data_lines
+from kg.extract.normalize import singularize
 from kg.extract.spans import coordinated
 from kg.schema import Label
 
@@ -53,10 +54,8 @@ _KNOWN_DATASET_SOURCES = frozenset({"gazetteer", "named_dataset"})
 #: The fewest members a list needs for :func:`listed_with_datasets`, and the fewest Datasets
 #: among them: two names side by side are as often a paper's new benchmark and its new model.
 _MIN_LIST, _MIN_DATASETS = 3, 2
-#: Nouns of a kind of method a list of examples may follow ("approaches like X"), with plurals.
-_METHOD_KINDS = frozenset(
-    w + n for w in read_data_lines("method_kind_nouns.txt") for n in ("", "s", "es")
-)
+#: Nouns of a kind of method a list of examples may follow ("approaches like X"), singular.
+_METHOD_KINDS = frozenset(read_data_lines("method_kind_nouns.txt"))
 _METHOD = str(Label.METHOD)
 
 
@@ -201,7 +200,7 @@ def listed_methods(doc: Doc, chosen: list[Span]) -> list[Span]:
     ends = {s.start: s.end for s in chosen}  # (retyping a mention keeps its tokens)
     out = list(chosen)
     for t in doc:
-        if t.lower_ not in _METHOD_KINDS:
+        if singularize(t.lower_) not in _METHOD_KINDS:
             continue
         j = t.i + 1
         if j < len(doc) and doc[j].text in ("(", ","):

@@ -363,14 +363,19 @@ def test_names_listed_with_known_datasets_are_datasets() -> None:
 def test_names_listed_as_examples_of_a_kind_of_method_are_methods() -> None:
     from kg.extract.benchmark_lists import listed_methods
 
-    text = "Recent approaches like EAGLE-2 and EAGLE-3 help. Benchmarks like MMLU and GPQA too."
+    text = (
+        "Recent approaches like EAGLE-2 and EAGLE-3 help. Benchmarks like MMLU and GPQA too. "
+        "Pruning strategies such as SparseGPT fail."
+    )
     doc = load_pipeline()(text)
     chosen = [
         _span_of(doc, "EAGLE-2", "Dataset"), _span_of(doc, "EAGLE-3", "Dataset"),
         _span_of(doc, "MMLU", "Dataset"), _span_of(doc, "GPQA", "Dataset"),
+        _span_of(doc, "SparseGPT", "Dataset"),
     ]  # fmt: skip
     labels = {s.text: s.label_ for s in listed_methods(doc, chosen)}
     assert labels["EAGLE-2"] == labels["EAGLE-3"] == "Method"
+    assert labels["SparseGPT"] == "Method"  # (a plural read as its singular: "strategies")
     assert labels["MMLU"] == labels["GPQA"] == "Dataset"  # examples of no kind of method
 
 
