@@ -421,7 +421,7 @@ _VERSUS = frozenset({"vs", "vs.", "versus", "compared"})
 _BASELINE_WINDOW = 4
 
 
-def _a_baselines(doc: Doc, start: int, clause_start: int) -> bool:
+def _baselines_number(doc: Doc, start: int, clause_start: int) -> bool:
     """Whether the number at token ``start`` is the baseline's of a comparison: after "vs.",
     "versus" or "compared to/with" (hedges such as "only" between)."""
     word = _after_word(doc, start, clause_start)
@@ -431,7 +431,7 @@ def _a_baselines(doc: Doc, start: int, clause_start: int) -> bool:
             i -= 1
         return i > clause_start and doc[i - 1].lower_ == "compared"
     if word in ("only", "just") and start >= 2:  # "vs. only 17%"
-        return _a_baselines(doc, start - 1, clause_start)
+        return _baselines_number(doc, start - 1, clause_start)
     return word in _VERSUS
 
 
@@ -536,7 +536,7 @@ def _result(
     # The subject is shared by the claims of a sentence: "X achieves A and improves B".
     of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
     method, setting = claimant(doc, span, of_sentence, proposed, own)
-    if _a_baselines(doc, span.start, c0):
+    if _baselines_number(doc, span.start, c0):
         # "26.95% Pass@1 compared to 22.58% for GPT-4o": 22.58% is GPT-4o's, not the claim's
         # subject's; a baseline the sentence does not name ("vs. 17% sequential baseline")
         # reaches no result of the paper's

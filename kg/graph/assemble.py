@@ -132,6 +132,7 @@ def graph_data(
     }
     kinds = shared_kinds(linked)
     keys = kind_keys(entities, kinds)
+    # (the kinds the IS_A links will name, some of them the shared kind a paper's own ends in)
     keep |= kinds_of_kept(trailing_kinds(relations or {}, kinds, keys), entities, keep) & kinds
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES

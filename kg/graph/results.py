@@ -124,8 +124,9 @@ def result_graph(
         for n, r in enumerate(sorted(results_by_paper.get(p.id, ()), key=_text_order), 1):
             rid = result_id(p.id, n)
             args = _linked(r, label_of)
-            if tasks is not None and ResultRel.ON_DATASET not in args and r.dataset is not None:
-                task = args.get(ResultRel.FOR_TASK) or suite_task(r.dataset, tasks)
+            placed = ResultRel.ON_DATASET in args or ResultRel.FOR_TASK in args
+            if tasks is not None and not placed and r.dataset is not None:
+                task = suite_task(r.dataset, tasks)
                 if task is not None and label_of.get(task.entity) == Label.TASK:
                     args[ResultRel.FOR_TASK] = task
                     args = {rel: args[rel] for rel in RESULT_TARGET if rel in args}
