@@ -92,8 +92,9 @@ def leaderboard(
         click.echo(f"No {kind} on {found['dataset']['name']} (try --relative).")
     for board in found["boards"]:
         direction = "higher" if board["higher_is_better"] else "lower"
+        n = board["results"]
         click.echo(f"{found['dataset']['name']} · {board['metric'] or 'no metric named'}"
-                   f"  ({board['results']} results; {direction} is better)")  # fmt: skip
+                   f"  ({n} result{'' if n == 1 else 's'}; {direction} is better)")  # fmt: skip
         for row in board["rows"]:
             method = f"  {row['method']}" if row["method"] else ""
             click.echo(f"  {row['rank']:>3}. {row['value']:<10}{method}  — {row['paper_name']}")

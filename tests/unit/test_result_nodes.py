@@ -114,6 +114,7 @@ def test_show_and_leaderboard_commands(graph_file: Path) -> None:
     accuracy = done.output.split("ImageNet · ")[1]  # the first board: most results
     first, second = (ln for ln in accuracy.splitlines() if ln.lstrip()[:2] in ("1.", "2."))
     assert "87.1%" in first and "85.3%" in second
+    assert "(2 results;" in done.output and "(1 result;" in done.output  # top-1 error: 12.9%
     done = runner.invoke(main, ["leaderboard", "ImageNet", "--metric", "accuracy", "--json",
                                 "--graph", str(graph_file)])
     data = json.loads(done.output)
