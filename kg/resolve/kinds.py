@@ -89,7 +89,8 @@ def worth_a_node(name: str, key: str) -> bool:
     * a generic name ("AI", "GPU": ``generic_names.txt``), an ordinary word capitalised at the
       start of a sentence ("Remarkably", "Evaluation"), a lone letter;
     * hardware ("H100", "NVIDIA A100 GPUs": :func:`names_hardware`), which papers run on, not
-      study; a word cut at a hyphen or a formula (:func:`cut_or_formula`);
+      study; a word cut at a hyphen or a formula (:func:`cut_or_formula`); a count of
+      things (:func:`counts_things`: "average 6.51 images");
     * a broad research field ("deep learning", "computer vision": ``broad_fields.txt``), which
       most papers of a corpus could name;
     * rating words alone ("high-quality", even where an acronym is defined for it), and an
@@ -120,7 +121,7 @@ def worth_a_node(name: str, key: str) -> bool:
         return False
     if key in words.fields or names_hardware(name) or cut_or_formula(name):
         return False
-    if only_a_size(name):  # "8B parameters", "7B scale"
+    if only_a_size(name) or counts_things(name):  # "8B parameters", "5 jailbreak attacks"
         return False
     if ", " in name:  # a list or adjectives in a row: "audio, visual", "lightweight, post-hoc"
         return False
@@ -335,6 +336,39 @@ def cut_or_formula(name: str) -> bool:
     [False, False, False, False]
     """
     return name.startswith("-") or name.endswith("-") or _FORMULA.search(name) is not None
+
+
+#: A number as a count of things: "6.51", "600", "∼ 4" (its sign a word of its own).
+_COUNT = re.compile(r"[~∼≈]?\d+(?:\.\d+)?")
+#: Words a number follows in a metric's name ("top 5 accuracy", "pass 1"): not a count.
+_METRIC_BEFORE_NUMBER = frozenset({"top", "pass", "hits", "recall", "precision", "rank"})
+
+
+def counts_things(name: str) -> bool:
+    """Whether ``name`` counts things: a number that opens it or follows a lower-case word or
+    a sign, before a lower-case word ("5 jailbreak attacks", "average 6.51 images", "benchmark
+    spanning 12 scientific domains", "database of 600 high-quality source videos", "∼ 4
+    million"). A phrase that says how many of something there are names none of them; a
+    number after a capitalised word is a version or part of a name ("Llama 3 models",
+    "Earth Reanalysis 5 reanalysis dataset").
+
+    >>> [counts_things(n) for n in ("5 jailbreak attacks", "average 6.51 images", "∼ 4 million")]
+    [True, True, True]
+    >>> [counts_things(n) for n in ("Llama 3 models", "V-JEPA 2 encoders", "top 5 accuracy")]
+    [False, False, False]
+    >>> counts_things("ImageNet-1k 256 × 256 generation")
+    False
+    """
+    words = name.split()
+    for i, word in enumerate(words[:-1]):
+        if not _COUNT.fullmatch(word) or not words[i + 1][:1].islower():
+            continue
+        before = words[i - 1] if i else ""
+        if before.lower() in _METRIC_BEFORE_NUMBER or before in ("×", "x"):
+            continue  # "top 5 accuracy"; "256 × 256 generation" is a size of images
+        if not before or before.islower() or not any(c.isalnum() for c in before):
+            return True
+    return False
 
 
 def generic_modifier(name: str, generic: frozenset[str]) -> bool:

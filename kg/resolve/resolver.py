@@ -35,6 +35,7 @@ from kg.models import Entity, Mention
 from kg.resolve.kinds import (
     DESCRIPTIVE,
     WRITTEN_SIZE,
+    counts_things,
     cut_or_formula,
     describes,
     generic_modifier,
@@ -589,6 +590,7 @@ class Resolver:
                 or not any(c.isalpha() for c in key)  # "18" of "18 benchmarks"
                 or WRITTEN_SIZE.fullmatch(key) is not None  # "1.5B", "80GB": a size
                 or only_a_size(name)  # "7B model", "387k videos": a size, no name
+                or counts_things(name)  # "5 jailbreak attacks", "average 6.51 images"
                 or plain_word(name)  # "Learning" of "Learning to optimize is ..."
                 or names_data(name)  # "latent representations": data, not a method
                 or only_rating_words(name)  # "high-quality", even defined as "HQ"

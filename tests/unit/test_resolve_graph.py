@@ -606,6 +606,12 @@ def test_a_word_cut_at_a_hyphen_or_a_formula_is_no_name() -> None:
     assert _label("DPM-Solver++", label=Label.METHOD)[0] == Label.METHOD
 
 
+def test_a_count_of_things_is_no_name() -> None:
+    assert _label("average 6.51 images", label=Label.DATASET)[0] == Label.CONCEPT
+    assert _label("5 jailbreak attacks", label=Label.METHOD)[0] == Label.CONCEPT
+    assert _label("Llama 3 models", label=Label.METHOD)[0] == Label.METHOD  # a version
+
+
 def test_undefined_acronyms_take_their_listed_meaning() -> None:
     assert _label("KL", label=Label.METHOD) == (Label.CONCEPT, "KL divergence")
     assert _label("T2I", label=Label.METHOD) == (Label.TASK, "text-to-image generation")
