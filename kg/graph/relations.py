@@ -9,9 +9,8 @@ entities by now (``mention.entity``).
 
 from __future__ import annotations
 
-import itertools
 import re
-from collections.abc import Container, Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -151,6 +150,29 @@ def shared_kinds(linked: Mapping[str, int]) -> set[str]:
     return {eid for eid, n in linked.items() if n >= MIN_KIND_PAPERS}
 
 
+def known_runs(
+    text: str, keys: Mapping[str, str], whole: bool = False, stops: Container[str] = ()
+) -> Iterator[tuple[int, str, str]]:
+    """The runs of ``text``'s last words that ``keys`` (merge key → id) knows, longest first,
+    as (offset in ``text``, run, id): the whole of ``text`` only with ``whole``, and none
+    after a word of ``stops``. What a phrase no node names ends in: "multi-agent reinforcement
+    learning framework" in a reinforcement learning framework.
+
+    >>> list(known_runs("a new RL framework", {"rl-framework": "k:1", "framework": "k:2"}))
+    [(6, 'RL framework', 'k:1'), (9, 'framework', 'k:2')]
+    >>> list(known_runs("inference in RL", {"rl": "t:rl"}, stops={"in"}))
+    []
+    """
+    words = list(re.finditer(r"\S+", text))
+    for i, word in enumerate(words):
+        if i and words[i - 1].group().lower() in stops:
+            return
+        if i or whole:
+            found = keys.get(normalize_key(text[word.start() :]))
+            if found is not None:
+                yield word.start(), text[word.start() :], found
+
+
 def kind_keys(entities: Mapping[str, Entity], kinds: Container[str]) -> dict[str, str]:
     """The merge key of the name of each of ``kinds`` (:func:`shared_kinds`) that names a kind
     of thing (:func:`~kg.resolve.kinds.names_a_kind`) → its id.
@@ -202,12 +224,10 @@ def _trailing_kind(
 ) -> RelationMention:
     if r.type != EntityRel.IS_A.value or r.tail.entity in kinds:
         return r
-    words = list(re.finditer(r"\S+", r.tail.text))
-    for word in words[1:-1]:  # the longest run of two words or more, short of the whole
-        text = r.tail.text[word.start() :]
-        kind = keys.get(normalize_key(text))
-        if kind is not None and kind != r.head.entity:
-            tail = replace(r.tail, start=r.tail.start + word.start(), text=text, entity=kind)
+    # (a kind's name has two words or more: kind_keys)
+    for at, text, kind in known_runs(r.tail.text, keys):
+        if kind != r.head.entity:
+            tail = replace(r.tail, start=r.tail.start + at, text=text, entity=kind)
             return replace(r, tail=tail, rule=r.rule + "+trailing_kind")
     return r
 
@@ -355,16 +375,12 @@ def _trailing_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
     >>> _trailing_task(p, {"reinforcement-learning": "task:rl"}) is None
     True
     """
-    words = list(re.finditer(r"\S+", phrase.text))
-    for before, word in itertools.pairwise(words):
-        if before.group().lower() in PURPOSE_STOPS:
-            return None
-        text = phrase.text[word.start() :]
-        task = tasks.get(normalize_key(text))
-        if task is not None:
-            return Mention(phrase.start + word.start(), phrase.end, text, Label.TASK,
-                           Rel.ADDRESSES, phrase.sentence, entity=task)  # fmt: skip
-    return None
+    run = next(known_runs(phrase.text, tasks, stops=PURPOSE_STOPS), None)
+    if run is None:
+        return None
+    at, text, task = run
+    return Mention(phrase.start + at, phrase.end, text, Label.TASK, Rel.ADDRESSES,
+                   phrase.sentence, entity=task)  # fmt: skip
 
 
 def _allowed(head: Label, rel: EntityRel, tail: Label | None) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from kg.extract.normalize import normalize_key
+from kg.graph.relations import known_runs
 from kg.models import Mention, Paper, ResultMention
 from kg.resolve.names import names_a_benchmark
 from kg.resolve.words import word_list
@@ -165,6 +165,7 @@ def result_graph(
 #: The nouns that end a phrase naming a suite of datasets by their task ("seven commonsense
 #: reasoning benchmarks", "long-horizon planning tasks").
 SUITE_NOUNS = frozenset({"benchmark", "benchmarks", "datasets", "suite", "tasks"})
+_LAST_WORD = re.compile(r"(.*\S)\s+(\S+)", re.S)
 
 
 def suite_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
@@ -182,17 +183,16 @@ def suite_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
     >>> suite_task(p, {"reasoning": "task:r"}) is None
     True
     """
-    words = list(re.finditer(r"\S+", phrase.text))
-    if len(words) < 2 or words[-1].group().lower() not in SUITE_NOUNS:
+    split = _LAST_WORD.fullmatch(phrase.text)
+    if split is None or split.group(2).lower() not in SUITE_NOUNS:
         return None
-    end = words[-2].end()
-    for word in words[:-1]:
-        text = phrase.text[word.start() : end]
-        task = tasks.get(normalize_key(text))
-        if task is not None:
-            return replace(phrase, start=phrase.start + word.start(), end=phrase.start + end,
-                           text=text, type=Label.TASK, entity=task)  # fmt: skip
-    return None
+    named = split.group(1)
+    run = next(known_runs(named, tasks, whole=True), None)
+    if run is None:
+        return None
+    at, text, task = run
+    return replace(phrase, start=phrase.start + at, end=phrase.start + len(named), text=text,
+                   type=Label.TASK, entity=task)  # fmt: skip
 
 
 def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, Mention]:
