@@ -4,7 +4,7 @@
 registration accuracy", "We evaluate our method on the MAESTRO-E and CocoChorales-E datasets by
 measuring the F1 score": the sentence measures each dataset it evaluates on by the metric it
 names, however far apart they are written, and without a number (a number makes a result, whose
-dataset and metric say the same: :func:`kg.graph.relations.result_relations`). A dataset counts
+dataset and metric say the same: :func:`kg.graph.results.result_relations`). A dataset counts
 as an evaluation's when an evaluation preposition governs it, as for the evaluation frames
 (:func:`kg.extract.frames.governing_preposition`): "trained on LAION" measures nothing.
 

@@ -19,12 +19,11 @@ from kg.graph.relations import (
     kind_tasks,
     nested_tails,
     relation_links,
-    result_relations,
     shared_kinds,
     task_keys,
     trailing_kinds,
 )
-from kg.graph.results import introduces_a_benchmark, result_graph
+from kg.graph.results import introduces_a_benchmark, result_graph, result_relations
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
 from kg.resolve.keywords import EVIDENCE_KIND, KEYWORD
 from kg.resolve.kinds import names_a_kind, worth_a_node
@@ -184,9 +183,8 @@ def graph_data(
             )
     # The kind's own words name its task, before its shared kind stands for it: "CoT-Evo, an
     # evolutionary CoT distillation framework" is one for CoT distillation.
-    stated = trailing_kinds(
-        kind_tasks(result_relations(stating, results or {}), entities, tasks), kinds, keys
-    )
+    stated = result_relations(stating, results or {}, label_of)
+    stated = trailing_kinds(kind_tasks(stated, entities, tasks), kinds, keys)
     more = relation_links(ordered, stated, label_of, kinds) if stated else []
     result_nodes, result_links = (
         result_graph(ordered, results, label_of, benchmarks, tasks) if results else ([], [])

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from kg.extract.normalize import normalize_key
-from kg.models import MODEL_RULE, Entity, Mention, Paper, RelationMention, ResultMention
+from kg.models import MODEL_RULE, Entity, Mention, Paper, RelationMention
 from kg.resolve.kinds import names_a_kind
 from kg.resolve.purposes import STOPS as PURPOSE_STOPS
 from kg.resolve.words import word_list
@@ -230,64 +230,6 @@ def _trailing_kind(
             tail = replace(r.tail, start=r.tail.start + at, text=text, entity=kind)
             return replace(r, tail=tail, rule=r.rule + "+trailing_kind")
     return r
-
-
-#: The confidence of a MEASURED_BY a result states: as sure as the result's own links.
-RESULT_CONFIDENCE = 0.6
-
-
-def result_relations(
-    relations: Mapping[str, list[RelationMention]],
-    results: Mapping[str, list[ResultMention]],
-) -> dict[str, list[RelationMention]]:
-    """``relations`` and, per paper, what each of its results states, with the result's
-    sentence:
-
-    * a result on a dataset in a metric says the dataset is MEASURED_BY it ("On AIME'24, ReMix
-      reaches a Pass@1 accuracy of 52.1%": AIME'24 MEASURED_BY Pass@1 accuracy). Not a
-      result's task: a task's results are as often its cost ("video generation" in "latency",
-      "speedup") as its measure, and not a metric that holds the dataset's name ("AIME score").
-    * a result of the paper's own method on a dataset says the method is EVALUATED_ON it
-      (ReMix EVALUATED_ON AIME'24). Only its own: the method of another's result is as often
-      a model the paper's method was applied to ("improves Qwen2.5-7B by 3% on MATH500").
-
-    The types, and costs, are left to :func:`relation_links`.
-
-    >>> from kg.models import Mention
-    >>> from kg.schema import Rel
-    >>> aime = Mention(3, 10, "AIME'24", Label.DATASET, Rel.EVALUATES_ON, "s",
-    ...                entity="dataset:aime")
-    >>> acc = Mention(20, 28, "Pass@1", Label.METRIC, Rel.MEASURES, "s", entity="metric:pass-1")
-    >>> remix = Mention(12, 17, "ReMix", Label.METHOD, Rel.PROPOSES, "s", entity="method:remix")
-    >>> r = ResultMention("52.1%", 52.1, "%", False, "On AIME'24 ...", 30, 35, dataset=aime,
-    ...                   metric=acc, method=remix)
-    >>> [(x.head.text, x.type, x.tail.text) for x in result_relations({}, {"p": [r]})["p"]]
-    [("AIME'24", 'MEASURED_BY', 'Pass@1'), ('ReMix', 'EVALUATED_ON', "AIME'24")]
-    >>> score = Mention(3, 16, "AIME'24 score", Label.METRIC, Rel.MEASURES, "s", entity="m:s")
-    >>> r = ResultMention("50.5", 50.5, "", False, "An AIME'24 score of 50.5", 20, 24,
-    ...                   dataset=aime, metric=score)
-    >>> result_relations({}, {"p": [r]})
-    {}
-    """
-    out = dict(relations)  # (a paper's own list is copied only when a result adds to it)
-    for pid, rows in results.items():
-        measured = [
-            RelationMention(r.dataset, EntityRel.MEASURED_BY.value, r.metric, r.evidence,
-                            RESULT_CONFIDENCE, "result")
-            for r in rows
-            if r.dataset is not None and r.metric is not None
-            # "AIME score" holds its dataset: measured by itself says nothing
-            and not (r.metric.start <= r.dataset.start and r.dataset.end <= r.metric.end)
-        ]  # fmt: skip
-        evaluated = [
-            RelationMention(r.method, EntityRel.EVALUATED_ON.value, r.dataset, r.evidence,
-                            RESULT_CONFIDENCE, "result")
-            for r in rows
-            if r.method is not None and r.dataset is not None and r.method.role is Rel.PROPOSES
-        ]  # fmt: skip
-        if measured or evaluated:
-            out[pid] = [*relations.get(pid, ()), *measured, *evaluated]
-    return out
 
 
 #: The source of a mention of a name or known phrase inside a longer one (kg_mentions).

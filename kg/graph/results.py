@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from kg.graph.relations import known_runs
-from kg.models import Mention, Paper, ResultMention
+from kg.models import Mention, Paper, RelationMention, ResultMention
 from kg.resolve.names import names_a_benchmark
 from kg.resolve.words import word_list
 from kg.schema import (
@@ -25,7 +25,9 @@ from kg.schema import (
     RESULT_ARGUMENT,
     RESULT_TARGET,
     TYPE_ATTR,
+    EntityRel,
     Label,
+    Rel,
     ResultRel,
 )
 
@@ -193,6 +195,80 @@ def suite_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
     at, text, task = run
     return replace(phrase, start=phrase.start + at, end=phrase.start + len(named), text=text,
                    type=Label.TASK, entity=task)  # fmt: skip
+
+
+#: The confidence of a relation a result states: as sure as the result's own links.
+RESULT_CONFIDENCE = 0.6
+
+
+def result_relations(
+    relations: Mapping[str, list[RelationMention]],
+    results: Mapping[str, list[ResultMention]],
+    label_of: Mapping[str, Label],
+) -> dict[str, list[RelationMention]]:
+    """``relations`` and, per paper, what each of its results states, with the result's
+    sentence. A result's dataset and metric are those of its node where the graph has them
+    (:func:`_linked`: "MATH500" a sentence read as a metric is the dataset the corpus knows),
+    else those its sentence gave (``label_of``: the kept entities' labels):
+
+    * a result on a dataset in a metric says the dataset is MEASURED_BY it ("On AIME'24, ReMix
+      reaches a Pass@1 accuracy of 52.1%": AIME'24 MEASURED_BY Pass@1 accuracy). Not a
+      result's task: a task's results are as often its cost ("video generation" in "latency",
+      "speedup") as its measure, and not a metric that holds the dataset's name ("AIME score").
+    * a result of the paper's own method on a dataset says the method is EVALUATED_ON it
+      (ReMix EVALUATED_ON AIME'24). Only its own: the method of another's result is as often
+      a model the paper's method was applied to ("improves Qwen2.5-7B by 3% on MATH500").
+
+    The types, and costs, are left to :func:`kg.graph.relations.relation_links`.
+
+    >>> from kg.schema import Rel
+    >>> aime = Mention(3, 10, "AIME'24", Label.DATASET, Rel.EVALUATES_ON, "s",
+    ...                entity="dataset:aime")
+    >>> acc = Mention(20, 28, "Pass@1", Label.METRIC, Rel.MEASURES, "s", entity="metric:pass-1")
+    >>> remix = Mention(12, 17, "ReMix", Label.METHOD, Rel.PROPOSES, "s", entity="method:remix")
+    >>> r = ResultMention("52.1%", 52.1, "%", False, "On AIME'24 ...", 30, 35, dataset=aime,
+    ...                   metric=acc, method=remix)
+    >>> [(x.head.text, x.type, x.tail.text) for x in result_relations({}, {"p": [r]}, {})["p"]]
+    [("AIME'24", 'MEASURED_BY', 'Pass@1'), ('ReMix', 'EVALUATED_ON', "AIME'24")]
+    >>> score = Mention(3, 16, "AIME'24 score", Label.METRIC, Rel.MEASURES, "s", entity="m:s")
+    >>> r = ResultMention("50.5", 50.5, "", False, "An AIME'24 score of 50.5", 20, 24,
+    ...                   dataset=aime, metric=score)
+    >>> result_relations({}, {"p": [r]}, {})
+    {}
+
+    In "by 3.6% on GSM8K, 2.6% on MATH500" the sentence read MATH500 as 2.6%'s metric:
+
+    >>> math = Mention(40, 47, "MATH500", Label.METRIC, Rel.MEASURES, "s", entity="dataset:math")
+    >>> r = ResultMention("2.6%", 2.6, "%", True, "s", 30, 34, method=remix, metric=math)
+    >>> [(x.head.text, x.type, x.tail.text)
+    ...  for x in result_relations({}, {"p": [r]}, {"dataset:math": Label.DATASET})["p"]]
+    [('ReMix', 'EVALUATED_ON', 'MATH500')]
+    """
+    out = dict(relations)  # (a paper's own list is copied only when a result adds to it)
+    for pid, rows in results.items():
+        measured, evaluated = [], []
+        for r in rows:
+            linked = _linked(r, label_of)
+            dataset = linked.get(ResultRel.ON_DATASET, r.dataset)
+            metric = linked.get(ResultRel.IN_METRIC, r.metric)
+            if dataset is None:
+                continue
+            # "AIME score" holds its dataset: measured by itself says nothing
+            if metric is not None and not _holds(metric, dataset):
+                measured.append(_stated(dataset, EntityRel.MEASURED_BY, metric, r))
+            if r.method is not None and r.method.role is Rel.PROPOSES:
+                evaluated.append(_stated(r.method, EntityRel.EVALUATED_ON, dataset, r))
+        if measured or evaluated:
+            out[pid] = [*relations.get(pid, ()), *measured, *evaluated]
+    return out
+
+
+def _holds(outer: Mention, inner: Mention) -> bool:
+    return outer.start <= inner.start and inner.end <= outer.end
+
+
+def _stated(head: Mention, rel: EntityRel, tail: Mention, r: ResultMention) -> RelationMention:
+    return RelationMention(head, rel.value, tail, r.evidence, RESULT_CONFIDENCE, "result")
 
 
 def _linked(r: ResultMention, label_of: Mapping[str, Label]) -> dict[ResultRel, Mention]:
