@@ -508,10 +508,14 @@ _KIND_RULES = ("x_a_y", "x_the_first_y")
 
 
 def _through_kinds(relations: list[Relation]) -> list[Relation]:
-    """``relations`` and what an apposition's kind is used for, said of the name: "We propose
-    RATE, a novel transformer-based architecture for offline RL" uses RATE for offline RL (the
-    sentence says RATE is such an architecture, IS_A)."""
-    return _through_is_a(relations, _KIND_RULES, frozenset({"USED_FOR"}), "head", "+kind")
+    """``relations`` and what an apposition's kind is used for, and what is used for it, said
+    of the name: "We propose RATE, a novel transformer-based architecture for offline RL" uses
+    RATE for offline RL (the sentence says RATE is such an architecture, IS_A); in "DEFT, an
+    innovative DRL policy architecture that leverages a specialized mixture of experts" the
+    mixture of experts is used for DEFT."""
+    used = frozenset({"USED_FOR"})
+    relations = _through_is_a(relations, _KIND_RULES, used, "head", "+kind")
+    return _through_is_a(relations, _KIND_RULES, used, "tail", "+kind")
 
 
 def _through_is_a(

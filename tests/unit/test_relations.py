@@ -166,6 +166,16 @@ def test_what_an_apposition_s_kind_is_for_the_name_is_for(nlp: Language) -> None
     assert ("ThinkMorph", "USED_FOR", "interleaved reasoning") in got
 
 
+def test_what_an_apposition_s_kind_is_built_on_the_name_is_built_on(nlp: Language) -> None:
+    got = found(
+        nlp, "We introduce VL-JEPA, a vision-language model built on a Joint Embedding "
+        "Predictive Architecture (JEPA)."
+    )
+    assert ("Joint Embedding Predictive Architecture", "USED_FOR", "VL-JEPA") in {
+        (h.split(" (")[0], t, v) for h, t, v in got
+    }
+
+
 def test_what_a_name_s_generic_kind_is_for_the_name_is_for(nlp: Language) -> None:
     got = found(nlp, "We propose FooNet, a novel framework for protein folding.")
     assert ("FooNet", "USED_FOR", "protein folding") in got
