@@ -11,7 +11,7 @@ from __future__ import annotations
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.extract.long_forms import find_long_form
+from kg.extract.long_forms import find_long_form, is_acronym
 from kg.extract.spans import UNKNOWN, add_candidate, bracketed_acronym, ensure_group
 
 if not Doc.has_extension("kg_acronyms"):
@@ -55,5 +55,38 @@ class AcronymFinder:
             # the entity (SciERC annotates it so too), and kg_mentions adds the acronym inside
             # it as a mention of its own so that other uses link to the long form.
             add_candidate(doc, span.start, close.i + 1, UNKNOWN, "acronym")
+        for acronym, long_form, start, end in reverse_definitions(doc):
+            found.setdefault(acronym, long_form)
+            add_candidate(doc, start, end, UNKNOWN, "acronym")
         doc._.kg_acronyms = found
         return doc
+
+
+def reverse_definitions(doc: Doc) -> list[tuple[str, str, int, int]]:
+    """The definitions "ACR ( long form )" of ``doc``: (ACR, long form, first token, end).
+    The brackets hold the long form whole, its initials (or letters) spelling the acronym
+    (:func:`find_long_form`): "We introduce ATTS (Asynchronous Test-Time Scaling)". ICLR 2026
+    abstracts write about 200, most of them for the paper's own method.
+
+    >>> import spacy
+    >>> nlp = spacy.blank("en")
+    >>> reverse_definitions(nlp("We introduce ATTS (Asynchronous Test-Time Scaling), a method."))
+    [('ATTS', 'Asynchronous Test-Time Scaling', 2, 10)]
+    >>> reverse_definitions(nlp("We train LLaMA3 (8B) and GPT-4 (OpenAI, 2023)."))
+    []
+    """
+    out = []
+    for open_paren in doc:
+        if open_paren.text != "(" or open_paren.i == 0 or not open_paren.i + 2 < len(doc):
+            continue
+        acronym = doc[open_paren.i - 1]
+        if not is_acronym(acronym.text) or not acronym.whitespace_:
+            continue
+        close = next((t.i for t in doc[open_paren.i + 1 : open_paren.i + 14]
+                      if t.text in ("(", ")")), None)  # fmt: skip
+        if close is None or doc[close].text != ")" or close - open_paren.i < 3:
+            continue
+        inside = doc[open_paren.i + 1 : close]
+        if find_long_form(acronym.text, inside.text) == inside.text:
+            out.append((acronym.text, inside.text, acronym.i, close + 1))
+    return out

@@ -25,6 +25,8 @@ from kg.extract.normalize import acronym_letters
 # "LLMs", "T2I"); a plain capitalised word ("Adam") is not one.
 ACRONYM = re.compile(r"^(?=(?:.*[A-Z]){2})[A-Za-z][A-Za-z0-9\-]{1,9}$")
 _STOP_AT = {"(", ")", ";", ":", "[", "]"}
+#: Dashes that join two words into one written word ("method—Partial"), unlike a hyphen.
+_DASHES = frozenset("—–")
 #: Small words a long form may hold without a letter of the acronym ("Learning with Noisy Labels
 #: (LNL)"): ``initials_skipped_words.txt``.
 _SKIPPED = frozenset(read_data_lines("initials_skipped_words.txt"))
@@ -84,27 +86,37 @@ def _match_initials(letters: str, words: list[str]) -> str | None:
     """Long form whose word (or hyphen-part) initials spell the acronym, if there is one.
 
     Tried before the character walk because it is right whenever it applies: the walk happily
-    matches a letter inside a word ("Multimodal") and drops the word before it.
+    matches a letter inside a word ("Multimodal") and drops the word before it. A long form
+    that starts after a dash inside a written word starts there: in "an unlearning
+    method—Partial Model Collapse (PMC)" it is "Partial Model Collapse".
+
+    >>> _match_initials("pmc", "a novel unlearning method—Partial Model Collapse".split())
+    'Partial Model Collapse'
+    >>> _match_initials("vlm", "pre-trained Vision–Language Models".split())
+    'Vision–Language Models'
     """
-    # (word index, initial) for every word and every hyphen-separated part of a word.
-    initials: list[tuple[int, str]] = []
+    # (word index, where the part starts in the word, initial) for every word and every part
+    # of a word between hyphens, slashes and dashes.
+    initials: list[tuple[int, int, str]] = []
     for i, word in enumerate(words):
-        for j, part in enumerate(p for p in re.split(r"[-/]", word) if p):
-            if part[0].isalnum():
-                initials.append((i, part[0].lower()))
-                if j == 0:
-                    initials[-1] = (i, part[0].lower())
+        for part in re.finditer(r"[^-/—–]+", word):
+            if part.group()[0].isalnum():
+                initials.append((i, part.start(), part.group()[0].lower()))
     # Walk right to left, allowing skipped small words ("of", "for", "and").
     s_index, k = len(letters) - 1, len(initials) - 1
-    first_word = None
+    first: tuple[int, int] | None = None
     while s_index >= 0 and k >= 0:
-        word_index, initial = initials[k]
+        word_index, at, initial = initials[k]
         if initial == letters[s_index]:
             s_index -= 1
-            first_word = word_index
+            first = word_index, at
         elif words[word_index].lower() not in _SKIPPED:
             return None
         k -= 1
-    if s_index >= 0 or first_word is None:
+    if s_index >= 0 or first is None:
         return None
-    return " ".join(words[first_word:]).strip(" ,.;:\"'")
+    word_index, at = first
+    head = words[word_index]
+    if at > 0 and head[at - 1] in _DASHES:
+        head = head[at:]
+    return " ".join([head, *words[word_index + 1 :]]).strip(" ,.;:\"'")

@@ -37,6 +37,7 @@ from kg.extract.spans import (
     in_compound,
     named_part,
     noun_compound,
+    reverse_definition_parts,
     without_acronym_asides,
 )
 from kg.schema import DEFAULT_ROLE, Label
@@ -291,7 +292,7 @@ class MentionSelector:
         named: dict[tuple[int, int], str] = {}  # a definition span's tokens -> its entity's name
         extra = []
         for span in chosen:
-            parts = definition_parts(span)
+            parts = definition_parts(span) or reverse_definition_parts(span, acronyms)
             if parts is None:
                 for short, long_form in acronyms.items():
                     if span.text == long_form:

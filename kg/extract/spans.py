@@ -122,6 +122,23 @@ def definition_parts(span: Span) -> tuple[Span, Span] | None:
     return span.doc[span.start : start - 1], span.doc[start : span.end - 1]
 
 
+def reverse_definition_parts(span: Span, acronyms: dict[str, str]) -> tuple[Span, Span] | None:
+    """``(long form, acronym)`` of a span shaped "ACR ( long form )" where the abstract defines
+    ACR so (``acronyms``, :mod:`kg.extract.acronyms`): "ATTS (Asynchronous Test-Time Scaling)"
+    names one entity, as "Asynchronous Test-Time Scaling (ATTS)" does."""
+    if len(span) < 4 or span[-1].text != ")":
+        return None
+    doc = span.doc
+    last = min(span.end - 2, span.start + 1 + _MAX_ACRONYM_TOKENS)
+    for open_paren in range(span.start + 1, last):
+        if doc[open_paren].text == "(":
+            acronym, long_form = doc[span.start : open_paren], doc[open_paren + 1 : span.end - 1]
+            if acronyms.get(acronym.text) == long_form.text:
+                return long_form, acronym
+            return None
+    return None
+
+
 def without_acronym_asides(span: Span, text: str, acronyms: dict[str, str]) -> str:
     """``text`` (the span's text, perhaps cut short) without the "( ACR )" asides inside it that
     spell out an acronym this abstract defines: "abundant supervised fine-tuning ( SFT ) data"

@@ -176,6 +176,29 @@ def test_a_definition_is_one_mention_and_its_acronym_another(extractor: Extracto
     assert later and later[0].canonical == "statistical machine translation"
 
 
+def test_an_acronym_the_brackets_spell_out_names_one_entity(extractor: Extractor) -> None:
+    # "ACR (long form)" defines ACR as "long form (ACR)" does: one entity, not "ATTS" and
+    # "ATTS (Asynchronous Test-Time Scaling)"; about 200 definitions in ICLR 2026 abstracts.
+    text = (
+        "We introduce ATTS (Asynchronous Test-Time Scaling), a statistically guaranteed "
+        "adaptive scaling framework. ATTS delivers up to 56.7x speedup."
+    )
+    mentions = extractor.extract_texts([text])[0]
+    atts = [m for m in mentions if m.text.startswith("ATTS")]
+    assert len(atts) >= 2, [(m.text, m.canonical) for m in mentions]
+    assert {m.canonical for m in atts} == {"Asynchronous Test-Time Scaling"}
+
+
+def test_a_long_form_after_a_dash_starts_after_it(extractor: Extractor) -> None:
+    text = (
+        "We propose a novel unlearning method—Partial Model Collapse (PMC), which needs no "
+        "targets. PMC works."
+    )
+    mentions = extractor.extract_texts([text])[0]
+    later = [m for m in mentions if m.text == "PMC" and m.start == text.rindex("PMC")]
+    assert later and later[0].canonical == "Partial Model Collapse"
+
+
 def _collected(
     text: str, ents: list[tuple[str, str]], tagged: bool = False
 ) -> list[tuple[str, str]]:
