@@ -86,3 +86,11 @@ def seeds_graph(seeds_graph_path: Path) -> nx.MultiDiGraph:
     from kg.store.file import load_graph
 
     return load_graph(seeds_graph_path)
+
+
+@pytest.fixture
+def one_definition_is_enough(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Resolution as if one paper spelling an acronym out were enough for other papers' bare
+    uses to join its long form (``MIN_DEFINING_PAPERS``): for tests of what follows from a
+    definition, which write one paper's."""
+    monkeypatch.setattr("kg.resolve.resolver.MIN_DEFINING_PAPERS", 1)

@@ -83,10 +83,16 @@ from kg.resolve.words import (
 )
 from kg.schema import DEFAULT_ROLE, Label, Rel, entity_id
 
+#: How many papers must spell an acronym out as one long form (without proposing it) before
+#: another paper's undefined use of the acronym joins that long form's entity. Of 40 acronyms
+#: of ICLR 2026 that one paper spells out and others use bare, 19 meant something else there
+#: ("Transition Matching (TM)" and a Turing machine's "TM", "Super Experts (SE)" and SE(3)).
+MIN_DEFINING_PAPERS = 2
 #: Tie-break when a name is typed differently in different papers: specific types first.
 TYPE_ORDER = [Label.DATASET, Label.METHOD, Label.TASK, Label.METRIC, Label.CONCEPT]
 #: Types whose nodes must be names (others become concepts).
 NAMED_TYPES = frozenset({Label.METHOD, Label.DATASET, Label.TASK, Label.METRIC})
+
 #: Tasks are mostly lower-case phrases ("object referring"), so for them a name's evidence is
 #: rare; a task phrase that several papers address is a shared research problem and stays a task
 #: if it reads like one (:func:`reads_as_task`). A lower-case method needs only to read as a
@@ -236,6 +242,11 @@ def _pick_name(forms: dict[str, int]) -> str:
     return min(forms, key=lambda f: (-forms[f], len(f), f))
 
 
+def _known_name(key: str) -> bool:
+    """Whether ``key`` is the merge key of a name of the shipped lists (any type)."""
+    return any(key in listed(label) for label in NAMED_TYPES)
+
+
 class Resolver:
     """Resolution fed paper by paper: ``add(paper_id, mentions)`` as mentions arrive (a build
     adds the cached ones while new abstracts are still being extracted), then ``finish()``.
@@ -253,9 +264,10 @@ class Resolver:
 
     def __init__(self) -> None:
         self.long_forms: dict[str, Counter[str]] = defaultdict(Counter)
-        # (acronym, long form) pairs some paper spells out without proposing the long form: one
-        # that no paper spells out so is coined ("a new paradigm named Visual Self-Refine (VSR)").
-        self.established: set[tuple[str, str]] = set()
+        # (acronym, long form) pairs -> how many papers spell them out without proposing the
+        # long form: one that no paper spells out so is coined ("a new paradigm named Visual
+        # Self-Refine (VSR)").
+        self.established: Counter[tuple[str, str]] = Counter()
         # Labels as plain strings: the state is saved with marshal, and a str Enum does not
         # hash like its value.
         self.label_votes: Counter[tuple[str, str]] = Counter()
@@ -338,9 +350,11 @@ class Resolver:
         # in a paper that never spells it out) joins the entity of the defined ones. Not to a
         # name that only the papers proposing it spell out: it is new there, so another paper's
         # "VSR" (video super-resolution) is not the "Visual Self-Refine (VSR)" one paper coins.
+        # Nor to a long form only one paper spells out: another paper's "TM" is as often a
+        # Turing machine as the "Transition Matching (TM)" of one (MIN_DEFINING_PAPERS).
         expand: dict[str, str] = {}
         for acr, forms in self.long_forms.items():
-            established = [(n, k) for k, n in forms.items() if (acr, k) in self.established]
+            established = [(n, k) for k, n in forms.items() if self._established(acr, k)]
             if established:
                 expand[acr] = max(established)[1]  # the most frequent, then the last key
         # An acronym no abstract defines goes to the long form kg's list gives it ("KL" to "KL
@@ -416,6 +430,17 @@ class Resolver:
             if method == other and self._coined(name) and self._coined(key, first_word=True):
                 found[key] = expand.get(name, name)
         return found
+
+    def _established(self, acronym: str, long_form: str) -> bool:
+        """Whether another paper's undefined ``acronym`` means ``long_form``: enough papers
+        spell it out so without proposing it (:data:`MIN_DEFINING_PAPERS`), or one does and
+        the name is no one paper's coinage: others write the long form too ("Generative
+        Adversarial Networks"), or the acronym is a known name (the shipped lists: PCA, DDPG,
+        LSTM), where "Transition Matching (TM)" and "Super Experts (SE)" are neither."""
+        n = self.established[acronym, long_form]
+        if n >= MIN_DEFINING_PAPERS:
+            return True
+        return n > 0 and (len(self.papers.get(long_form, ())) >= 2 or _known_name(acronym))
 
     def _coined(self, key: str, first_word: bool = False) -> bool:
         """Whether every form the mentions of ``key`` write (its first word only, with
@@ -645,7 +670,7 @@ class Resolver:
         """Everything ``finish()`` needs, as plain builtins (for marshal)."""
         return (
             {k: dict(c) for k, c in self.long_forms.items()},
-            self.established,
+            dict(self.established),
             dict(self.label_votes),
             dict(self.name_votes),
             dict(self.aliases),
@@ -676,7 +701,7 @@ class Resolver:
         ) = state
         r = cls()
         r.long_forms.update((k, Counter(c)) for k, c in long_forms.items())
-        r.established = set(established)
+        r.established = Counter(established)
         r.label_votes.update(labels)
         r.name_votes.update(names)
         r.aliases.update(aliases)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from kg.graph.assemble import build_graph
 from kg.models import Mention, Paper
 from kg.resolve.resolver import resolve_entities
@@ -51,6 +53,7 @@ def corpus() -> tuple[list[Paper], dict[str, list[Mention]]]:
     return papers, mentions
 
 
+@pytest.mark.usefixtures("one_definition_is_enough")
 def test_acronyms_and_variants_merge_across_papers() -> None:
     _, mentions = corpus()
     entities = resolve_entities(mentions)
@@ -63,6 +66,7 @@ def test_acronyms_and_variants_merge_across_papers() -> None:
     assert entities["method:foonet"].name == "FooNet" or entities["method:foonet"].name == "foonet"
 
 
+@pytest.mark.usefixtures("one_definition_is_enough")
 def test_an_acronym_another_paper_coins_is_not_what_this_one_means() -> None:
     """An undefined "VSR" joins the long form other papers spell it out as, not a name that
     only the paper proposing it spells out: that name is new there."""
@@ -84,6 +88,39 @@ def test_an_acronym_another_paper_coins_is_not_what_this_one_means() -> None:
     assert entities["method:visual-self-refine"].paper_count == 1
 
 
+def test_one_paper_s_definition_does_not_speak_for_other_papers() -> None:
+    """The acronym "TM" is "Transition Matching" where a paper spells it out, and stays "TM" in
+    another that never does (a Turing machine there); two papers spelling it out alike, or one
+    with the long form written by others too or a known acronym, make it the acronym's meaning
+    everywhere."""
+    tm = "Transition Matching"
+
+    def defines(long_form: str, acronym: str = "TM") -> list[Mention]:
+        return [mention(acronym, Label.METHOD, canonical=long_form)]
+
+    mentions = {"p0": defines(tm), "p1": [mention("TM", Label.METHOD)]}
+    resolve_entities(mentions)
+    assert mentions["p0"][0].entity == "method:transition-matching"
+    assert mentions["p1"][0].entity == "method:tm"
+    mentions["p2"] = defines(tm)
+    resolve_entities(mentions)
+    assert mentions["p1"][0].entity == "method:transition-matching"
+    gan = "Generative Adversarial Networks"
+    mentions = {
+        "p0": defines(gan, "GAN"),
+        "p1": [mention(gan, Label.METHOD)],
+        "p2": [mention("GAN", Label.METHOD)],
+    }
+    resolve_entities(mentions)
+    assert mentions["p2"][0].entity == "method:generative-adversarial-network"
+    # ... or the acronym is a name of the shipped lists
+    pca = "Principal Component Analysis"
+    mentions = {"p0": defines(pca, "PCA"), "p1": [mention("PCA", Label.METHOD)]}
+    resolve_entities(mentions)
+    assert mentions["p1"][0].entity == "method:principal-component-analysis"
+
+
+@pytest.mark.usefixtures("one_definition_is_enough")
 def test_a_definition_text_is_no_alias() -> None:
     long_form = "graph neural network"
     entities = resolve_entities(
@@ -330,6 +367,7 @@ def test_a_hyphen_suffixed_description_is_no_name() -> None:
     assert label_of("POS-Aware Delay Mechanism") == Label.METHOD  # capitalised: a name
 
 
+@pytest.mark.usefixtures("one_definition_is_enough")
 def test_generic_names_and_lone_letters_are_no_names() -> None:
     def label_of(*texts: str) -> Label:
         (entity,) = resolve_entities({"p0": [mention(t, Label.METHOD) for t in texts]}).values()
@@ -451,6 +489,7 @@ def test_graph_data_releasing_the_mentions_as_it_goes_gives_the_same_data() -> N
     assert not mentions  # a build's mentions are gone once its links are made
 
 
+@pytest.mark.usefixtures("one_definition_is_enough")
 def test_resolver_fed_in_any_order_gives_the_same_entities() -> None:
     from kg.resolve.resolver import Resolver
 
@@ -816,6 +855,7 @@ def test_an_apposition_after_a_proposed_name_says_what_it_is() -> None:
     }
 
 
+@pytest.mark.usefixtures("one_definition_is_enough")
 def test_a_phrase_with_an_acronym_joins_the_phrase_written_out() -> None:
     """ "offline RL" is "offline reinforcement learning" once the corpus defines RL and some
     paper writes the phrase out; before that it stays its own entity."""

@@ -92,6 +92,7 @@ def test_restored_resolver_plus_new_papers_equals_resolving_all(seed: int) -> No
     assert links(corpus) == links(everything)
 
 
+@pytest.mark.usefixtures("one_definition_is_enough")
 def test_a_new_definition_can_move_an_acronym_to_another_entity() -> None:
     def defines(long_form: str) -> list[Mention]:
         return [Mention(0, 3, "RAG", Label.METHOD, Rel.USES, "RAG is used.", long_form)]
@@ -163,6 +164,7 @@ def test_resolution_version_is_the_same_in_every_process() -> None:
     assert len(seen) == 1 and len(seen.pop()) == 16
 
 
+@pytest.mark.usefixtures("one_definition_is_enough")
 def test_a_phrase_written_out_later_takes_in_the_acronym_phrase() -> None:
     def one(text: str, canonical: str = "") -> list[Mention]:
         return [Mention(0, len(text), text, Label.CONCEPT, Rel.USES, "s", canonical or text)]
