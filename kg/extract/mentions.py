@@ -37,6 +37,7 @@ from kg.extract.spans import (
     in_compound,
     named_part,
     noun_compound,
+    proposed_definition_asides,
     reverse_definition_parts,
     without_acronym_asides,
 )
@@ -297,6 +298,11 @@ class MentionSelector:
                 for short, long_form in acronyms.items():
                     if span.text == long_form:
                         long_label[short] = span.label_
+                # "we propose a novel Neural Adaptive Binning (NAB) method"
+                for inner in proposed_definition_asides(span, acronyms):
+                    long_label[inner.text] = span.label_
+                    extra.append(Span(doc, inner.start, inner.end, label=span.label_,
+                                      kb_id="defined"))  # fmt: skip
                 continue
             long_span, inner = parts
             if inner.text in acronyms and long_span.text.endswith(acronyms[inner.text]):

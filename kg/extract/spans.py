@@ -139,6 +139,53 @@ def reverse_definition_parts(span: Span, acronyms: dict[str, str]) -> tuple[Span
     return None
 
 
+#: The kinds of method a proposed name's definition may be followed by
+#: (``definition_kinds.txt``), and the verbs that propose it (``proposal_cues.txt``).
+_DEFINITION_KINDS = frozenset(read_data_lines("definition_kinds.txt"))
+_PROPOSING = tuple(
+    cue.rstrip("e") for cue in read_data_lines("proposal_cues.txt") if " " not in cue
+)
+#: Small words a name may hold in lower case ("Learning with Noisy Labels").
+_SMALL_WORDS = frozenset(read_data_lines("initials_skipped_words.txt"))
+#: How many tokens a proposal verb may come before the name it proposes.
+_PROPOSAL_REACH = 8
+
+
+def proposed_definition_asides(span: Span, acronyms: dict[str, str]) -> list[Span]:
+    """The acronym a paper defines inside ``span`` for what it proposes, where the kind of
+    method follows the brackets: "we propose a novel Neural Adaptive Binning ( NAB ) method"
+    defines NAB as "Neural Adaptive Binning ( NAB )" does. Only a name in capitals, before a
+    singular kind of method (``definition_kinds.txt``), after a proposal verb:
+    "out-of-distribution (OOD) detection" and "Vision-Language-Action (VLA) models" name the
+    whole phrase, and a definition in passing may mean something else in another paper.
+
+    >>> import spacy
+    >>> doc = spacy.blank("en")("We propose a novel Neural Adaptive Binning (NAB) method for CT")
+    >>> [a.text for a in proposed_definition_asides(doc[4:11], {"NAB": "Neural Adaptive Binning"})]
+    ['NAB']
+    >>> doc = spacy.blank("en")("Prior work uses the Neural Adaptive Binning (NAB) method")
+    >>> proposed_definition_asides(doc[4:], {"NAB": "Neural Adaptive Binning"})
+    []
+    """
+    doc = span.doc
+    if span[-1].lower_ not in _DEFINITION_KINDS or span.end - span.start < 5:
+        return []
+    close = span.end - 2
+    first = bracketed_acronym(doc, close)
+    if first is None or first - 1 <= span.start:
+        return []
+    acronym = doc[first:close]
+    long_form = acronyms.get(acronym.text)
+    if not long_form or not doc[span.start : first - 1].text.endswith(long_form):
+        return []
+    words = [w for w in long_form.split() if w.lower() not in _SMALL_WORDS]
+    if len(words) < 2 or not all(w[:1].isupper() for w in words):
+        return []
+    sent_start = span.sent.start if doc.has_annotation("SENT_START") else 0
+    before = doc[max(sent_start, span.start - _PROPOSAL_REACH) : span.start]
+    return [acronym] if any(t.lower_.startswith(_PROPOSING) for t in before) else []
+
+
 def without_acronym_asides(span: Span, text: str, acronyms: dict[str, str]) -> str:
     """``text`` (the span's text, perhaps cut short) without the "( ACR )" asides inside it that
     spell out an acronym this abstract defines: "abundant supervised fine-tuning ( SFT ) data"

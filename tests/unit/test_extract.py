@@ -189,6 +189,16 @@ def test_an_acronym_the_brackets_spell_out_names_one_entity(extractor: Extractor
     assert {m.canonical for m in atts} == {"Asynchronous Test-Time Scaling"}
 
 
+def test_a_proposed_name_s_definition_before_its_kind_defines_it(extractor: Extractor) -> None:
+    text = (
+        "We propose a novel Neural Adaptive Binning (NAB) method that integrates rectangular "
+        "priors. NAB outperforms baselines."
+    )
+    mentions = extractor.extract_texts([text])[0]
+    later = [m for m in mentions if m.text == "NAB" and m.start == text.rindex("NAB")]
+    assert later and later[0].canonical == "Neural Adaptive Binning"
+
+
 def test_a_long_form_after_a_dash_starts_after_it(extractor: Extractor) -> None:
     text = (
         "We propose a novel unlearning method—Partial Model Collapse (PMC), which needs no "
