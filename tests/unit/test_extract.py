@@ -189,24 +189,32 @@ def test_an_acronym_the_brackets_spell_out_names_one_entity(extractor: Extractor
     assert {m.canonical for m in atts} == {"Asynchronous Test-Time Scaling"}
 
 
-def test_a_proposed_name_s_definition_before_its_kind_defines_it(extractor: Extractor) -> None:
-    text = (
-        "We propose a novel Neural Adaptive Binning (NAB) method that integrates rectangular "
-        "priors. NAB outperforms baselines."
-    )
+@pytest.mark.parametrize(
+    ("text", "acronym", "long_form"),
+    [
+        # a proposed name's definition before its kind defines it
+        (
+            "We propose a novel Neural Adaptive Binning (NAB) method that integrates "
+            "rectangular priors. NAB outperforms baselines.",
+            "NAB",
+            "Neural Adaptive Binning",
+        ),
+        # a long form after a dash inside a word starts after it
+        (
+            "We propose a novel unlearning method—Partial Model Collapse (PMC), which needs no "
+            "targets. PMC works.",
+            "PMC",
+            "Partial Model Collapse",
+        ),
+    ],
+    ids=["definition-before-its-kind", "long-form-after-a-dash"],
+)
+def test_a_later_use_of_the_acronym_names_its_long_form(
+    extractor: Extractor, text: str, acronym: str, long_form: str
+) -> None:
     mentions = extractor.extract_texts([text])[0]
-    later = [m for m in mentions if m.text == "NAB" and m.start == text.rindex("NAB")]
-    assert later and later[0].canonical == "Neural Adaptive Binning"
-
-
-def test_a_long_form_after_a_dash_starts_after_it(extractor: Extractor) -> None:
-    text = (
-        "We propose a novel unlearning method—Partial Model Collapse (PMC), which needs no "
-        "targets. PMC works."
-    )
-    mentions = extractor.extract_texts([text])[0]
-    later = [m for m in mentions if m.text == "PMC" and m.start == text.rindex("PMC")]
-    assert later and later[0].canonical == "Partial Model Collapse"
+    later = [m for m in mentions if m.text == acronym and m.start == text.rindex(acronym)]
+    assert later and later[0].canonical == long_form
 
 
 def _collected(
