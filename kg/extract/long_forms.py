@@ -29,7 +29,7 @@ _STOP_AT = {"(", ")", ";", ":", "[", "]"}
 _DASHES = frozenset("—–")
 #: Small words a long form may hold without a letter of the acronym ("Learning with Noisy Labels
 #: (LNL)"): ``initials_skipped_words.txt``.
-_SKIPPED = frozenset(read_data_lines("initials_skipped_words.txt"))
+SKIPPED_WORDS = frozenset(read_data_lines("initials_skipped_words.txt"))
 
 
 def is_acronym(text: str) -> bool:
@@ -110,7 +110,7 @@ def _match_initials(letters: str, words: list[str]) -> str | None:
         if initial == letters[s_index]:
             s_index -= 1
             first = word_index, at
-        elif words[word_index].lower() not in _SKIPPED:
+        elif words[word_index].lower() not in SKIPPED_WORDS:
             return None
         k -= 1
     if s_index >= 0 or first is None:

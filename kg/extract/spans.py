@@ -15,7 +15,7 @@ from typing import Any
 from spacy.tokens import Doc, Span, Token
 
 from kg.extract.lexicon import read_data_lines
-from kg.extract.long_forms import is_acronym
+from kg.extract.long_forms import SKIPPED_WORDS, is_acronym
 
 #: A mention as ``kg_mentions`` writes it: text, label, role, character offsets, source ...
 Mention = dict[str, Any]
@@ -145,8 +145,6 @@ _DEFINITION_KINDS = frozenset(read_data_lines("definition_kinds.txt"))
 _PROPOSING = tuple(
     cue.rstrip("e") for cue in read_data_lines("proposal_cues.txt") if " " not in cue
 )
-#: Small words a name may hold in lower case ("Learning with Noisy Labels").
-_SMALL_WORDS = frozenset(read_data_lines("initials_skipped_words.txt"))
 #: How many tokens a proposal verb may come before the name it proposes.
 _PROPOSAL_REACH = 8
 
@@ -178,7 +176,7 @@ def proposed_definition_asides(span: Span, acronyms: dict[str, str]) -> list[Spa
     long_form = acronyms.get(acronym.text)
     if not long_form or not doc[span.start : first - 1].text.endswith(long_form):
         return []
-    words = [w for w in long_form.split() if w.lower() not in _SMALL_WORDS]
+    words = [w for w in long_form.split() if w.lower() not in SKIPPED_WORDS]
     if len(words) < 2 or not all(w[:1].isupper() for w in words):
         return []
     sent_start = span.sent.start if doc.has_annotation("SENT_START") else 0

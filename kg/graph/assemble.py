@@ -130,9 +130,15 @@ def graph_data(
         )
     }
     kinds = shared_kinds(linked)
-    keys = kind_keys(entities, kinds)
-    # (the kinds the IS_A links will name, some of them the shared kind a paper's own ends in)
-    keep |= kinds_of_kept(trailing_kinds(relations or {}, kinds, keys), entities, keep) & kinds
+    tasks = task_keys(entities) if relations or results else None
+    # The kind's own words name its task, before its shared kind stands for it: "CoT-Evo, an
+    # evolutionary CoT distillation framework" is one for CoT distillation. (Each step makes
+    # a new dict: the caller's is left as it is.)
+    stating = trailing_kinds(
+        kind_tasks(relations or {}, entities, tasks), kinds, kind_keys(entities, kinds)
+    )
+    # (the kinds the IS_A links name, some of them the shared kind a paper's own ends in)
+    keep |= kinds_of_kept(stating, entities, keep) & kinds
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES
     proposes_str = str(proposes)
@@ -141,8 +147,6 @@ def graph_data(
     papers_of: dict[str, int] = dict.fromkeys(keep, 0)
     links: list[Mapping[str, Any]] = []
     ordered = sorted(papers, key=lambda p: p.id)
-    stating = dict(relations or {})  # (the caller's lists are left as they are)
-    tasks = task_keys(entities) if stating or results else None
     benchmarks: dict[str, Mention] = {}  # paper id -> the one dataset it introduces
     for p in ordered:
         by_entity: dict[str, list[Mention]] = {}
@@ -181,10 +185,7 @@ def graph_data(
                     EVIDENCE_KIND if keyword else None,
                 )
             )
-    # The kind's own words name its task, before its shared kind stands for it: "CoT-Evo, an
-    # evolutionary CoT distillation framework" is one for CoT distillation.
     stated = result_relations(stating, results or {}, label_of)
-    stated = trailing_kinds(kind_tasks(stated, entities, tasks), kinds, keys)
     more = relation_links(ordered, stated, label_of, kinds) if stated else []
     result_nodes, result_links = (
         result_graph(ordered, results, label_of, benchmarks, tasks) if results else ([], [])
