@@ -22,6 +22,7 @@ from kg.models import Entity, Mention, Paper, Problem, ResultMention, Statements
 from kg.query.explore import data_counts
 from kg.resolve import Resolver, by_key, resolution_version
 from kg.resolve.keywords import link_keywords
+from kg.resolve.names import key_capitals
 from kg.resolve.naming import (
     OWN_DEFINITIONS_MIN_PAPERS,
     display_name,
@@ -127,6 +128,8 @@ def extract_and_resolve(
     def add(p: Paper, found: list[RawMention]) -> None:
         if p.id not in mentions:
             mentions[p.id] = doc_mentions(p.abstract, found)
+            # Keys that depend on the whole paper, before any key is used
+            key_capitals(mentions[p.id])
             relations = doc_relations(found, mentions[p.id])
             if relations:
                 stated.relations[p.id] = relations

@@ -12,13 +12,22 @@ of :mod:`kg.resolve.kinds`); whether the words before a method word read as a te
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from kg.extract.names import AT_K_WORDS, COINED
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Mention
 from kg.resolve.kinds import DATASET_KIND_WORDS, KIND_WORDS, METHOD_WORDS, is_listed
 from kg.resolve.terms import reads_as_activity, reads_as_technique
-from kg.resolve.words import model_families, resolution_words, with_plurals, word_list
+from kg.resolve.words import (
+    acronym_meanings,
+    known_terms,
+    listed_datasets,
+    model_families,
+    resolution_words,
+    with_plurals,
+    word_list,
+)
 from kg.schema import Label
 
 _DIGIT = re.compile(r"\d")
@@ -105,6 +114,79 @@ def without_kind_word(surface: str) -> str | None:
 _TASK, _METHOD = Label.TASK, Label.METHOD
 
 
+def capitals_key(text: str) -> str | None:
+    """The merge key of a name written in capitals that is also an everyday English word
+    ("SPEED", "CARE", "PRISM"), or None. It keeps the capitals: SPEED, the method one paper
+    proposes, is not the speed hundreds of papers write of, whose votes would make it a
+    concept of no node. A name the shipped lists know (CLIP, MATH, REINFORCE) or call generic
+    keeps the key its list gives it.
+
+    >>> capitals_key("SPEED"), capitals_key("speed"), capitals_key("GRPO"), capitals_key("MATH")
+    ('SPEED', None, None, None)
+    """
+    if not (len(text) >= 3 and text.isalpha() and text.isupper()):
+        return None
+    word = text.lower()
+    if word not in resolution_words().general or word in _shipped_keys():
+        return None
+    return text
+
+
+def name_key(text: str) -> str:
+    """The merge key of a name as written: :func:`capitals_key`, else ``normalize_key``.
+
+    >>> name_key("SPEED"), name_key("Speed"), name_key("LLMs")
+    ('SPEED', 'speed', 'llm')
+    """
+    return capitals_key(text) or normalize_key(text)
+
+
+def key_capitals(mentions: list[Mention]) -> None:
+    """Give one paper's mentions of a name in capitals that is an everyday word their own
+    merge key (:func:`capitals_key`), its title-case mentions too: "we propose Doppler ...
+    DOPPLER achieves" name one thing, not the Doppler effect of other papers. Keys already
+    given stay the same, so a second call changes nothing."""
+    caps = {
+        m.text
+        for m in mentions
+        if m.text.isupper()
+        and _as_written(m)
+        and capitals_key(m.text) is not None
+        and not in_capitals(m.sentence)
+    }
+    if not caps:
+        return
+    for m in mentions:
+        written = m.text.upper()
+        if written in caps and (m.text.isupper() or m.text.istitle()) and _as_written(m):
+            m.key = written
+
+
+def in_capitals(sentence: str) -> bool:
+    """Whether most words of a sentence are in capitals (a title so written), where capitals
+    say nothing of names.
+
+    >>> in_capitals("TRACEDET: HALLUCINATION DETECTION FROM THE DECODING TRACE"), in_capitals("")
+    (True, False)
+    """
+    words = sentence.split()
+    return sum(w.isupper() for w in words) * 2 > len(words)
+
+
+def _as_written(m: Mention) -> bool:
+    """Whether a mention names what it writes (no acronym definition gives it a long form)."""
+    return not m.canonical or m.canonical == m.text
+
+
+@lru_cache(maxsize=1)
+def _shipped_keys() -> frozenset[str]:
+    """The merge keys of every name the shipped lists give a type or call generic."""
+    words = resolution_words()
+    return frozenset().union(
+        known_terms(), listed_datasets(), acronym_meanings(), words.generic_names, words.metrics
+    )
+
+
 def mention_key(m: Mention) -> tuple[str, str, str]:
     """A mention's merge key, the surface form it names (sets ``m.key``) and the type its kind
     word gives it ("RULER benchmark": Dataset), or ""."""
@@ -122,7 +204,8 @@ def mention_key(m: Mention) -> tuple[str, str, str]:
             # benchmark" is a benchmark *for* a task, "SR methods" methods for one.
             if COINED.match(base):
                 kind = _KIND_LABEL.get(cleaned.rpartition(" ")[2], "")
-            surface, key = base, normalize_key(base)
+            shouted = in_capitals(m.sentence)
+            surface, key = base, normalize_key(base) if shouted else name_key(base)
             last = key.rpartition("-")[2]
     elif m.type is _TASK and last in _TRAILING_TASK_WORDS:
         # "image synthesis tasks" are image synthesis, "reinforcement learning problems"
@@ -291,8 +374,6 @@ def reads_as_unnamed_data(key: str, name: str) -> bool:
     ...     "text-to-image", "tiny-imagenet", "wikitext-103", "MuJoCo", "reasoning benchmark")]
     [True, True, False, False, False, False]
     """
-    from kg.resolve.words import listed_datasets
-
     parts = [p for p in re.split(r"[\s\-]+", name) if p]
     return (
         name.islower()

@@ -15,6 +15,7 @@ from kg.extract.names import COINED, is_name_like
 from kg.extract.normalize import clean_surface, normalize_key
 from kg.models import Entity, Mention, Paper
 from kg.resolve.kinds import worth_a_node
+from kg.resolve.names import name_key
 from kg.resolve.words import known_terms, listed_datasets, resolution_words
 from kg.schema import DEFAULT_ROLE, Label, Rel
 
@@ -50,7 +51,7 @@ def mark_title_names(paper: Paper, mentions: list[Mention]) -> None:
     name = title_name(paper.title) if paper.title else None
     if name is None:
         return
-    key = normalize_key(name)
+    key = name_key(name)
     entities = {m.entity for m in mentions if m.key == key and m.type in _PROPOSED_TYPES}
     for m in mentions:
         if m.entity in entities and m.type in _PROPOSED_TYPES:

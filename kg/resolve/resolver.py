@@ -49,7 +49,9 @@ from kg.resolve.names import (
     KIND_VOTES,
     NAME_EVIDENCE,
     apposition_label,
+    key_capitals,
     mention_key,
+    name_key,
     names_a_benchmark,
     names_a_dataset_kind,
     names_a_model,
@@ -299,12 +301,13 @@ class Resolver:
         names: list[tuple[str, str]] = []
         aliases: list[tuple[str, str]] = []  # besides the names
         spelled_out: dict[tuple[str, str], bool] = {}  # (acronym, long form) -> proposed here
+        key_capitals(mentions)  # (build calls it first: for papers it resolves without add)
         # One pass over the mentions; the counters are updated once per paper, in C.
         for m in mentions:
             text = m.text
             key, surface, kind = mention_key(m)
             if surface != text and is_acronym(text):
-                acronym = normalize_key(text)
+                acronym = name_key(text)
                 long_form = normalize_key(surface)
                 self.long_forms[acronym][long_form] += 1
                 pair = (acronym, long_form)
@@ -352,9 +355,20 @@ class Resolver:
         # "VSR" (video super-resolution) is not the "Visual Self-Refine (VSR)" one paper coins.
         # Nor to a long form only one paper spells out: another paper's "TM" is as often a
         # Turing machine as the "Transition Matching (TM)" of one (MIN_DEFINING_PAPERS).
+        #
+        # A name in capitals that is an everyday word ("SPEED", :func:`capitals_key`) keeps a
+        # key of its own only while some paper writes the word in lower case ("speed"): there
+        # is then a word to keep it apart from. Else it goes to the word's key, as any other
+        # name, and its definitions count there ("ROI" and "RoI").
+        folds = {
+            k: k.lower() for k in self.papers if k.isupper() and not self._written_lower(k.lower())
+        }
+        definitions, established_pairs = self._definitions(folds)
         expand: dict[str, str] = {}
-        for acr, forms in self.long_forms.items():
-            established = [(n, k) for k, n in forms.items() if self._established(acr, k)]
+        for acr, forms in definitions.items():
+            established = [
+                (n, k) for k, n in forms.items() if self._established(acr, k, established_pairs)
+            ]
             if established:
                 expand[acr] = max(established)[1]  # the most frequent, then the last key
         # An acronym no abstract defines goes to the long form kg's list gives it ("KL" to "KL
@@ -366,6 +380,7 @@ class Resolver:
                 self.listed_long_forms.add(expand[acr])
         long_forms = set(expand.values())
         expand.update(self._written_out(expand))
+        expand.update({k: expand.get(word, word) for k, word in folds.items()})
         # keys written otherwise than the final one: "finetuning", "GRPO algorithm"
         variants = self._hyphenated(expand) | self._named_with_head(expand)
         expand = _through(expand, variants)
@@ -423,7 +438,12 @@ class Resolver:
         found: dict[str, str] = {}
         for key in self.papers:
             name, _, head = key.rpartition("-")
-            if head not in _NAME_HEADS or key in expand or name not in self.named:
+            if head not in _NAME_HEADS or key in expand:
+                continue
+            caps = name.upper()  # "SAE architecture": the SAE written in capitals (capitals_key)
+            if caps in self.papers and any(f.startswith(caps) for f in self.aliases[key]):
+                name = caps
+            if name not in self.named:
                 continue
             method = self.label_votes.get((name, Label.METHOD.value), 0)
             other = max(self.label_votes.get((name, label.value), 0) for label in TYPE_ORDER)
@@ -431,13 +451,34 @@ class Resolver:
                 found[key] = expand.get(name, name)
         return found
 
-    def _established(self, acronym: str, long_form: str) -> bool:
+    def _written_lower(self, key: str) -> bool:
+        """Whether some mention of ``key`` writes it in lower case ("speed"; not "CoT")."""
+        return any(form.islower() for form in self.aliases.get(key, ()))
+
+    def _definitions(
+        self, folds: dict[str, str]
+    ) -> tuple[dict[str, Counter[str]], Counter[tuple[str, str]]]:
+        """The long forms each acronym is spelt out with, and the (acronym, long form) pairs
+        papers spell out without proposing them, the acronyms' keys taken through ``folds``."""
+        if not folds:
+            return self.long_forms, self.established
+        long_forms: dict[str, Counter[str]] = defaultdict(Counter)
+        for acr, forms in self.long_forms.items():
+            long_forms[folds.get(acr, acr)].update(forms)
+        established: Counter[tuple[str, str]] = Counter()
+        for (acr, long_form), n in self.established.items():
+            established[folds.get(acr, acr), long_form] += n
+        return long_forms, established
+
+    def _established(
+        self, acronym: str, long_form: str, established: Counter[tuple[str, str]]
+    ) -> bool:
         """Whether another paper's undefined ``acronym`` means ``long_form``: enough papers
         spell it out so without proposing it (:data:`MIN_DEFINING_PAPERS`), or one does and
         the name is no one paper's coinage: others write the long form too ("Generative
         Adversarial Networks"), or the acronym is a known name (the shipped lists: PCA, DDPG,
         LSTM), where "Transition Matching (TM)" and "Super Experts (SE)" are neither."""
-        n = self.established[acronym, long_form]
+        n = established[acronym, long_form]
         if n >= MIN_DEFINING_PAPERS:
             return True
         return n > 0 and (len(self.papers.get(long_form, ())) >= 2 or _known_name(acronym))

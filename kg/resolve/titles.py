@@ -34,6 +34,7 @@ from kg.extract.long_forms import find_long_form
 from kg.extract.normalize import fold_letter_numbers, normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
 from kg.resolve.kinds import worth_a_node
+from kg.resolve.names import in_capitals, name_key
 from kg.resolve.naming import title_name
 from kg.resolve.purposes import STOPS as PURPOSE_STOPS
 from kg.resolve.purposes import purpose_task
@@ -112,7 +113,7 @@ def _word_keys(word: str) -> WordKeys | None:
     if not _PLAIN.fullmatch(word):
         return None
     # (after "0", not a letter: "x 3D" would fold to "x3d")
-    return word.lower(), normalize_key(word), normalize_key("0 " + word)[2:]
+    return word.lower(), name_key(word), normalize_key("0 " + word)[2:]
 
 
 def span_key(words: list[str], i: int, j: int, parts: Sequence[WordKeys | None] = ()) -> str:
@@ -247,6 +248,8 @@ def link_titles(
             for k in mention_keys(m)
         }
         lookup = functools.partial(_either, own, index.entity_of)
+        if in_capitals(p.title):  # its capitals name nothing: "THE DECODING TRACE" is a trace
+            lookup = functools.partial(_lowered, lookup)
         named = title_name(p.title) or _proposed_name(p.title, ms)
         segments = [p.title] if named is None else p.title.split(":", 1)
         phrases: list[tuple[int, list[str], list[Phrase]]] = []
@@ -270,7 +273,7 @@ def link_titles(
                     ms.append(first[ph.entity])
         head_name = None
         if named is not None:
-            eid = lookup(normalize_key(named))
+            eid = lookup(name_key(named))
             head_name = first.get(eid) if eid else None
         proposed = {m.entity for m in ms if m.role == Rel.PROPOSES and m.type in _HEAD_TYPES}
         only = first[next(iter(proposed))] if len(proposed) == 1 else None
@@ -414,10 +417,14 @@ def _proposed_name(title: str, mentions: list[Mention]) -> str | None:
     """The part of ``title`` before its colon when it is a name the paper proposes, though it
     does not read as coined ("Echo: Towards ...")."""
     head, colon, _ = title.partition(":")
-    key = normalize_key(head.strip())
+    key = name_key(head.strip())
     if colon and any(m.role == Rel.PROPOSES and m.key == key for m in mentions):
         return head.strip()
     return None
+
+
+def _lowered(lookup: Callable[[str], str | None], key: str) -> str | None:
+    return lookup(key.lower())
 
 
 def _allowed(head: Entity | None, tail: Entity) -> bool:

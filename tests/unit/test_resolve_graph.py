@@ -425,6 +425,38 @@ def test_an_everyday_word_capitalised_is_no_name() -> None:
     assert label_of("Adam") == label_of("Shampoo") == Label.METHOD  # names that are words
 
 
+def test_a_name_in_capitals_is_not_the_everyday_word() -> None:
+    """SPEED, the method one paper proposes, is not the speed other papers write of: merged,
+    the word's votes made it a concept of no node (ICLR 2026: SPEED, FOCUS, LINK, MATRIX). The
+    paper's "Doppler" is its DOPPLER. With no paper writing the word in lower case, the name
+    keeps the word's key, and its definitions count with those written otherwise ("RoI")."""
+    mentions = {
+        "p0": [
+            mention("SPEED", Label.METHOD, Rel.PROPOSES),
+            mention("Doppler", Label.METHOD, Rel.PROPOSES, start=10),
+            mention("DOPPLER", Label.METHOD, start=20),
+        ],
+        "p1": [mention("speed", Label.CONCEPT), mention("SAE architecture", Label.METHOD)],
+        "p2": [mention("speed", Label.CONCEPT), mention("SAE", Label.METHOD)],
+    }
+    entities = resolve_entities(mentions)
+    speed, doppler, _ = mentions["p0"]
+    assert speed.entity == "method:SPEED" and entities[speed.entity].paper_count == 1
+    assert mentions["p1"][0].entity != speed.entity
+    assert doppler.entity == mentions["p0"][2].entity == "method:doppler"
+    assert mentions["p1"][1].entity == mentions["p2"][1].entity == "method:sae"  # "SAE" + head
+    del mentions["p1"], mentions["p2"]
+    assert resolve_entities(mentions)["method:speed"].name == "SPEED"
+    roi = "regions of interest"
+    mentions = {
+        "p0": [mention("ROI", Label.METHOD, canonical=roi)],
+        "p1": [mention("RoI", Label.METHOD, canonical=roi)],
+        "p2": [mention("ROI", Label.METHOD)],
+    }
+    resolve_entities(mentions)
+    assert mentions["p2"][0].entity == mentions["p0"][0].entity == mentions["p1"][0].entity
+
+
 def test_a_plural_of_data_in_lower_case_is_a_concept() -> None:
     def label_of(text: str) -> Label:
         (entity,) = resolve_entities({"p0": [mention(text, Label.METHOD)]}).values()
