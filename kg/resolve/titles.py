@@ -34,12 +34,12 @@ from kg.extract.long_forms import find_long_form
 from kg.extract.normalize import fold_letter_numbers, normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
 from kg.resolve.kinds import worth_a_node
-from kg.resolve.names import in_capitals, name_key
+from kg.resolve.names import in_capitals, name_key, names_a_benchmark
 from kg.resolve.naming import title_name
 from kg.resolve.purposes import STOPS as PURPOSE_STOPS
 from kg.resolve.purposes import purpose_task
 from kg.resolve.words import word_list
-from kg.schema import DEFAULT_ROLE, ENTITY_REL_TRIPLES, EntityRel, Label, Rel
+from kg.schema import DEFAULT_ROLE, ENTITY_REL_TRIPLES, EntityRel, Label, Rel, entity_id
 
 #: The source of a mention only the title makes (:attr:`kg.models.Mention.source`).
 TITLE = "title"
@@ -63,6 +63,14 @@ _PURPOSE = ("for", "towards", "toward")
 #: "with", "in", "of" ... qualifies it.
 _QUALIFIERS = frozenset(word_list("title_qualifiers.txt"))
 _HEAD_TYPES = frozenset({Label.METHOD, Label.DATASET})
+#: A title's name is a dataset's when one of the first words of its description opens with
+#: one of these ("OSWorld-MCP: Benchmarking MCP Tool Invocation", "X: A Dataset of ...").
+_DATASET_OPENERS = ("benchmark", "dataset", "suite", "corpus")
+DESCRIPTION_WORDS = 3
+#: A title's name that no abstract writes is taken as one only when it is one word, with a
+#: version maybe ("RayI2P", "CircuitNet 3.0"): longer ones are as often claims ("LLMs are
+#: Greedy Agents", "RL's Razor", "LoRA meets Riemannion").
+_ONE_NAME = re.compile(r"\S+(?: v?\d+(?:\.\d+)*)?")
 #: The words normalize_key drops from the start of a form (it would from a title's phrase).
 _LEADING_WORDS = frozenset(read_data_lines("leading_words.txt"))
 _WORD = re.compile(r"[\w$\\][\w$\\'’+./-]*")
@@ -219,7 +227,7 @@ def mention_keys(m: Mention) -> tuple[str, ...]:
     """The merge keys a mention's entity is written with here: its own, and an acronym's
     ("RAS" of Retrieval-And-Structuring)."""
     if m.canonical and m.canonical != m.text:
-        return m.key, normalize_key(m.text)
+        return m.key, name_key(m.text)
     return (m.key,)
 
 
@@ -273,8 +281,13 @@ def link_titles(
                     ms.append(first[ph.entity])
         head_name = None
         if named is not None:
-            eid = lookup(name_key(named))
+            # ... or as this paper writes it otherwise ("FLOWER: ...", "we introduce Flower")
+            eid = lookup(name_key(named)) or own.get(normalize_key(named))
             head_name = first.get(eid) if eid else None
+            if eid is None and _ONE_NAME.fullmatch(named):  # a name only the title writes
+                head_name = _unwritten_name(p.title, named, entities)
+                first[head_name.entity] = head_name
+                ms.append(head_name)
         proposed = {m.entity for m in ms if m.role == Rel.PROPOSES and m.type in _HEAD_TYPES}
         only = first[next(iter(proposed))] if len(proposed) == 1 else None
         for n, words, found in phrases:
@@ -421,6 +434,31 @@ def _proposed_name(title: str, mentions: list[Mention]) -> str | None:
     if colon and any(m.role == Rel.PROPOSES and m.key == key for m in mentions):
         return head.strip()
     return None
+
+
+def _unwritten_name(title: str, named: str, entities: dict[str, Entity]) -> Mention:
+    """The proposed entity of a title's name that no abstract of the corpus writes
+    ("RayI2P: Learning Rays for Image-to-Point Cloud Registration", whose abstract says "our
+    approach"), added to ``entities``, and its title mention: a dataset when the name or the
+    first words of its description say so ("OSWorld-MCP: Benchmarking ..."), else a method."""
+    opening = title.partition(":")[2].lower().split()[:DESCRIPTION_WORDS]
+    says_dataset = any(w.startswith(_DATASET_OPENERS) for w in opening)
+    label = Label.DATASET if says_dataset or names_a_benchmark(named) else Label.METHOD
+    key = name_key(named)
+    eid = entity_id(label, key)
+    if eid not in entities:
+        entities[eid] = Entity(eid, label, named)
+    return Mention(
+        start=0,
+        end=0,
+        text=named,
+        type=label,
+        role=Rel.PROPOSES,
+        sentence=title,
+        entity=eid,
+        source=TITLE,
+        key=key,
+    )
 
 
 def _lowered(lookup: Callable[[str], str | None], key: str) -> str | None:

@@ -183,3 +183,18 @@ def test_a_named_description_that_is_a_task_phrase_is_what_the_name_is_for() -> 
         "FlowX: Streaming Reconstruction of Camera Tokens",  # "X of Y" is longer
     ):
         assert not _tasks_of(title), title
+
+
+def test_a_name_only_the_title_writes_is_what_the_paper_proposes() -> None:
+    """"RayI2P: Learning Rays for ..." whose abstract says "our approach": the name is the
+    paper's method (a dataset when it says benchmark), and what the title says it is for."""
+    title = "RayX: Learning Rays for Video Generation"
+    G, _ = _graph({"p": title}, {})
+    assert _links(G, "p")["method:rayx"] == title
+    assert G.has_edge("p", "method:rayx", Rel.PROPOSES.value)
+    assert G.has_edge("method:rayx", "task:video-generation")
+    G, _ = _graph({"p": "VidArena: Benchmarking Video Generation"}, {})
+    assert "dataset:vidarena" in _links(G, "p")
+    # A longer head is as often a claim as a name.
+    G, _ = _graph({"p": "LLMs are Greedy Agents: Video Generation"}, {})
+    assert not [n for n in _links(G, "p") if n.startswith(("method:", "dataset:"))]
