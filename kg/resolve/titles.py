@@ -33,7 +33,7 @@ from kg.extract.lexicon import read_data_lines
 from kg.extract.long_forms import find_long_form
 from kg.extract.normalize import fold_letter_numbers, normalize_key
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
-from kg.resolve.kinds import worth_a_node
+from kg.resolve.kinds import names_a_kind, worth_a_node
 from kg.resolve.names import in_capitals, name_key, names_a_benchmark
 from kg.resolve.naming import title_name
 from kg.resolve.purposes import STOPS as PURPOSE_STOPS
@@ -288,6 +288,13 @@ def link_titles(
                 head_name = _unwritten_name(p.title, named, entities)
                 first[head_name.entity] = head_name
                 ms.append(head_name)
+        kind = _named_kind(p.title, lookup, entities) if head_name is not None else None
+        if kind is not None:
+            stated.relations.setdefault(p.id, []).append(
+                RelationMention(
+                    head_name, EntityRel.IS_A.value, kind, p.title, TITLE_CONFIDENCE, rule=TITLE
+                )
+            )
         proposed = {m.entity for m in ms if m.role == Rel.PROPOSES and m.type in _HEAD_TYPES}
         only = first[next(iter(proposed))] if len(proposed) == 1 else None
         for n, words, found in phrases:
@@ -434,6 +441,31 @@ def _proposed_name(title: str, mentions: list[Mention]) -> str | None:
     if colon and any(m.role == Rel.PROPOSES and m.key == key for m in mentions):
         return head.strip()
     return None
+
+
+def _named_kind(
+    title: str, lookup: Callable[[str], str | None], entities: dict[str, Entity]
+) -> Mention | None:
+    """The kind of thing a named title says its contribution is, as a mention: the words after
+    the description's article up to a stop word, when they end in a kind's head ("HippoTune:
+    A Hippocampal ... Fine-Tuning Method for Continual Learning", "CogniLoad: A Synthetic
+    Natural Language Reasoning Benchmark"). An entity of its key, else a new Concept added to
+    ``entities``. The graph keeps the IS_A only to a kind several papers name, the phrase's or
+    its last words' (:func:`kg.graph.relations.trailing_kinds`), as for an apposition's."""
+    words = title_words(title.partition(":")[2])
+    if len(words) < 2 or words[0].lower() not in ("a", "an"):
+        return None
+    lowered = [w.lower() for w in words]
+    end = next((i for i in range(1, len(words)) if lowered[i] in PURPOSE_STOPS), len(words))
+    text = " ".join(words[1:end])
+    if not names_a_kind(text):
+        return None
+    key = normalize_key(text)
+    eid = lookup(key) or entity_id(Label.CONCEPT, key)
+    if eid not in entities:
+        entities[eid] = Entity(eid, Label.CONCEPT, text)
+    label = entities[eid].label
+    return Mention(0, 0, text, label, DEFAULT_ROLE[label], title, entity=eid, source=TITLE, key=key)
 
 
 def _unwritten_name(title: str, named: str, entities: dict[str, Entity]) -> Mention:

@@ -198,3 +198,17 @@ def test_a_name_only_the_title_writes_is_what_the_paper_proposes() -> None:
     # A longer head is as often a claim as a name.
     G, _ = _graph({"p": "LLMs are Greedy Agents: Video Generation"}, {})
     assert not [n for n in _links(G, "p") if n.startswith(("method:", "dataset:"))]
+
+
+def test_a_named_title_s_kind_is_what_the_name_is() -> None:
+    """"HippoTune: A Hippocampal ... Fine-Tuning Method for ...": the name IS_A the kind its
+    description opens with, the shared kind its last words name when other papers name it."""
+    kind = [("fine-tuning method", Label.CONCEPT, Rel.MENTIONS)]
+    own = {**FLOWX, "k1": kind, "k2": kind}
+    titles = {"p": "FlowX: A Hippocampal Fine-Tuning Method for Video Generation"}
+    titles |= {"k1": "Rare Words", "k2": "Rare Words"}
+    G, _ = _graph(titles, own)
+    assert G.has_edge("method:flowx", "concept:fine-tuning-method", "IS_A")
+    # A kind no other paper names describes the contribution only: no link.
+    G, _ = _graph({"p": "FlowX: A Hippocampal Method for Video Generation"}, FLOWX)
+    assert not [e for e in G.edges(keys=True) if e[2] == "IS_A"]
