@@ -140,12 +140,52 @@ def governing_preposition(doc: Doc, start: int, first: int) -> int | None:
         if word == "of" and i > first and doc[i - 1].lower_ in _QUANTITIES:
             i -= 2  # "on a suite of benchmarks including X": the suite is what is under "on"
             continue
-        if word not in _PASSED and tok.tag_ in _ENDS_SCAN:
+        if word not in _PASSED and tok.tag_ in _ENDS_SCAN and not _modifies_noun(doc, i):
             return None
         if word in _METHOD_NOUNS and tok.tag_.startswith("NN"):
             return None
         i -= 1
     return None
+
+
+#: Tags after which a gerund modifies what follows ("question answering benchmarks",
+#: "challenging reasoning tasks") rather than opening a clause.
+_NOUN_PHRASE_TAGS = frozenset({"NN", "NNS", "JJ", "HYPH"})
+
+
+def _modifies_noun(doc: Doc, i: int) -> bool:
+    """Whether token ``i`` is a gerund inside a noun phrase: a lower-case "-ing" word that is
+    no preposition of a cue ("using"), followed by a common noun, an adjective or a hyphen."""
+    tok = doc[i]
+    return (
+        tok.tag_ == "VBG"
+        and tok.lower_ not in _CUE_PREPOSITIONS
+        and i + 1 < len(doc)
+        and doc[i + 1].tag_ in _NOUN_PHRASE_TAGS
+    )
+
+
+#: Nouns of data (``dataset_heads.txt``, singular and plural): a list they head holds
+#: datasets, whatever its members are typed ("on five benchmarks—BrowserComp, GAIA, ...").
+_DATA_NOUNS = frozenset(h + s for h in load_lexicon().dataset_heads for s in ("", "s"))
+#: The tags of what stands between a list's head and its members: punctuation, names,
+#: numbers, "and".
+_LIST_TAGS = frozenset({",", ":", "HYPH", "CC", "NNP", "NNPS", "CD", "-LRB-", "-RRB-"})
+
+
+def _data_list_member(doc: Doc, start: int, first: int) -> bool:
+    """Whether the mention at token ``start`` is a member of a list a noun of data heads
+    ("benchmarks—BrowserComp, GAIA", "datasets (GAIA, Seal-0 and WebWalker)", "benchmarks,
+    including X"): only list words, names and punctuation between them."""
+    i = start - 1
+    while i >= first:
+        tok = doc[i]
+        if tok.lower_ in _DATA_NOUNS and tok.tag_.startswith("NN"):
+            return True
+        if tok.tag_ not in _LIST_TAGS and tok.lower_ not in _PASSED:
+            return False
+        i -= 1
+    return False
 
 
 def _skip_adverbs(doc: Doc, j: int, first: int) -> int:
@@ -210,6 +250,8 @@ def evaluation_frames(
             m = arg[2]
             kind = FRAME_TYPES.get(m["label"])
             unnamed = not has_capital_or_digit(m["text"])
+            if kind is None and m["label"] == "Method" and _data_list_member(doc, arg[0], first):
+                kind = "EVALUATED_ON"  # "on five benchmarks—BrowserComp, GAIA, ...": data
             if kind is None or m.get("role") == "PROPOSES" or (kind == "EVALUATED_ON" and unnamed):
                 continue
             at = governing_preposition(doc, arg[0], first)

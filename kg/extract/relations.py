@@ -47,7 +47,7 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from kg.extract.claimants import is_compared, is_setting_of
-from kg.extract.frames import FRAME_FINDERS
+from kg.extract.frames import FRAME_FINDERS, FRAME_RULE
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.metric_frames import METRIC_CONFIDENCE, METRIC_RULE, metric_frames
 from kg.extract.names import has_capital_or_digit
@@ -596,6 +596,10 @@ def fits_graph(relation: Relation) -> bool:
     measured by a metric: kg's results carry those)."""
     heads, tails = GRAPH_TYPES[relation.type]
     head, tail = relation.head["label"], relation.tail["label"]
+    if relation.rule == FRAME_RULE and tail == "Method":
+        # a member of a list of data ("on five benchmarks—BrowserComp, GAIA, ..."): the graph
+        # keeps it if the corpus types its entity a dataset
+        return head in heads
     return head in heads and (tail in (head, "Concept") if tails is None else tail in tails)
 
 

@@ -122,6 +122,23 @@ def test_using_after_a_cue_governs_even_at_the_start_of_a_doc(nlp: Language) -> 
     assert governing_preposition(doc, 3, 0) is None  # no cue before "using"
 
 
+def test_a_list_of_data_holds_datasets_whatever_their_type(nlp: Language) -> None:
+    """"on five benchmarks—BrowserComp, GAIA, ...": the recogniser may type a member a method;
+    the frame relates it, and the graph keeps it if the corpus types it a dataset."""
+    text = (
+        "We propose FooNet. Experiments on five benchmarks, including BrowserComp, GAIA, "
+        "WideSearch, and xbench-DeepSearch, show that FooNet is fast."
+    )
+    doc = nlp(text)
+    members = {"BrowserComp", "GAIA", "WideSearch", "xbench-DeepSearch"}
+    typed = {m["text"]: m["label"] for m in doc._.kg_mentions if m["text"] in members}
+    assert "Method" in typed.values()  # (else this test shows nothing)
+    assert {t for (_, _, t) in framed(nlp, text)} == set(typed)
+    # ... and the pipeline's relations keep them all (fits_graph)
+    kept = {doc._.kg_mentions[r["tail"]]["text"] for r in doc._.kg_relations}
+    assert set(typed) <= kept
+
+
 def test_a_verb_between_ends_the_scan(nlp: Language) -> None:
     # "ImageNet" is the object of "uses", not under the "on" of "experiments on".
     text = "We propose FooNet. In experiments on speed, FooNet uses ImageNet for pretraining."
@@ -138,6 +155,9 @@ def test_a_verb_between_ends_the_scan(nlp: Language) -> None:
         ("FooNet is pretrained on ImageNet.", False),  # training data
         ("FooNet is fast across architectures including ImageNet.", False),  # models
         ("In experiments on speed, FooNet uses ImageNet.", False),  # a verb between
+        # a gerund inside the noun phrase is no verb
+        ("FooNet gains on challenging question answering benchmarks such as ImageNet.", True),
+        ("FooNet is trained on GSM8K using ImageNet.", False),  # "using" stays a preposition
     ],
 )
 def test_the_scan_from_a_mention_to_its_preposition(
