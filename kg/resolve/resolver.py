@@ -222,6 +222,12 @@ def _through(expand: dict[str, str], variants: dict[str, str]) -> dict[str, str]
     return {k: further if (further := both.get(v, v)) != k else v for k, v in both.items()}
 
 
+def _coined_label(key: str, name: str) -> str:
+    """The type of a name a paper coins, where the recogniser said concept: a task when it
+    reads as one ("object-centric zero-shot segmentation"), else a method."""
+    return (Label.TASK if reads_as_task(key, name) else Label.METHOD).value
+
+
 def _pick_label(votes: dict[Label, int]) -> Label:
     return max(votes, key=lambda lab: (votes[lab], -TYPE_ORDER.index(lab)))
 
@@ -301,6 +307,7 @@ class Resolver:
         names: list[tuple[str, str]] = []
         aliases: list[tuple[str, str]] = []  # besides the names
         spelled_out: dict[tuple[str, str], bool] = {}  # (acronym, long form) -> proposed here
+        coined: dict[str, str] = {}  # keys of the long forms this paper proposes -> a surface
         key_capitals(mentions)  # (build calls it first: for papers it resolves without add)
         # One pass over the mentions; the counters are updated once per paper, in C.
         for m in mentions:
@@ -313,6 +320,8 @@ class Resolver:
                 pair = (acronym, long_form)
                 spelled_out[pair] = spelled_out.get(pair, False) or m.role is proposes
                 self.dirty.add(acronym)
+                if m.role is proposes and key:
+                    coined[key] = surface
             if not key:
                 continue
             if key not in named and (
@@ -332,6 +341,15 @@ class Resolver:
             if text != surface and "(" not in text:
                 aliases.append((key, clean_surface(text)))
         self.established.update(pair for pair, proposed in spelled_out.items() if not proposed)
+        if coined:
+            # "we propose the score-regularized continuous-time consistency model (rCM)": a name
+            # the paper coins and spells out is a method (or a task), whatever the recogniser
+            # typed its mentions; a concept of one paper would have no node.
+            concept = Label.CONCEPT.value
+            labels = [
+                (k, _coined_label(k, coined[k]) if lab == concept and k in coined else lab)
+                for k, lab in labels
+            ]
         self.label_votes.update(labels)
         self.name_votes.update(names)
         found = self.aliases
@@ -378,7 +396,9 @@ class Resolver:
             if acr not in expand and acr in self.papers:
                 expand[acr] = normalize_key(long_form)
                 self.listed_long_forms.add(expand[acr])
-        long_forms = set(expand.values())
+        # (every long form an acronym spells out is a name, the ones only their paper defines
+        # too: "history-guided sampling (HiGS)")
+        long_forms = set(expand.values()).union(*definitions.values())
         expand.update(self._written_out(expand))
         expand.update({k: expand.get(word, word) for k, word in folds.items()})
         # keys written otherwise than the final one: "finetuning", "GRPO algorithm"

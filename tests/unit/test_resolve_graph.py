@@ -457,6 +457,18 @@ def test_a_name_in_capitals_is_not_the_everyday_word() -> None:
     assert mentions["p2"][0].entity == mentions["p0"][0].entity == mentions["p1"][0].entity
 
 
+def test_a_name_a_paper_coins_and_spells_out_is_no_concept() -> None:
+    """"we propose history-guided sampling (HiGS)": the recogniser's concept, and a "-guided"
+    phrase that would describe a kind of method, but the paper's own name, spelt out."""
+    for long_form, acronym in (("history-guided sampling", "HiGS"), ("self-aligned reward", "SAR")):
+        ms = [
+            mention(f"{long_form} ({acronym})", Label.CONCEPT, Rel.PROPOSES, canonical=long_form),
+            mention(acronym, Label.CONCEPT, Rel.PROPOSES, canonical=long_form, start=40),
+        ]
+        (entity,) = resolve_entities({"p0": ms}).values()
+        assert entity.label == Label.METHOD, long_form
+
+
 def test_a_plural_of_data_in_lower_case_is_a_concept() -> None:
     def label_of(text: str) -> Label:
         (entity,) = resolve_entities({"p0": [mention(text, Label.METHOD)]}).values()
