@@ -154,8 +154,9 @@ _NOUN_PHRASE_TAGS = frozenset({"NN", "NNS", "JJ", "HYPH"})
 
 
 def _modifies_noun(doc: Doc, i: int) -> bool:
-    """Whether token ``i`` is a gerund inside a noun phrase: a lower-case "-ing" word that is
-    no preposition of a cue ("using"), followed by a common noun, an adjective or a hyphen."""
+    """Whether token ``i`` is a gerund inside a noun phrase ("answering" of "question answering
+    benchmarks"): followed by a common noun, an adjective or a hyphen, and no preposition of a
+    cue ("using")."""
     tok = doc[i]
     return (
         tok.tag_ == "VBG"

@@ -66,7 +66,7 @@ _HEAD_TYPES = frozenset({Label.METHOD, Label.DATASET})
 #: A title's name is a dataset's when one of the first words of its description opens with
 #: one of these ("OSWorld-MCP: Benchmarking MCP Tool Invocation", "X: A Dataset of ...").
 _DATASET_OPENERS = ("benchmark", "dataset", "suite", "corpus")
-DESCRIPTION_WORDS = 3
+_DESCRIPTION_WORDS = 3
 #: A title's name that no abstract writes is taken as one only when it is one word, with a
 #: version maybe ("RayI2P", "CircuitNet 3.0"): longer ones are as often claims ("LLMs are
 #: Greedy Agents", "RL's Razor", "LoRA meets Riemannion").
@@ -288,8 +288,7 @@ def link_titles(
                 head_name = _unwritten_name(p.title, named, entities)
                 first[head_name.entity] = head_name
                 ms.append(head_name)
-        kind = _named_kind(p.title, lookup, entities) if head_name is not None else None
-        if kind is not None:
+        if head_name is not None and (kind := _named_kind(p.title, lookup, entities)):
             stated.relations.setdefault(p.id, []).append(
                 RelationMention(
                     head_name, EntityRel.IS_A.value, kind, p.title, TITLE_CONFIDENCE, rule=TITLE
@@ -473,7 +472,7 @@ def _unwritten_name(title: str, named: str, entities: dict[str, Entity]) -> Ment
     ("RayI2P: Learning Rays for Image-to-Point Cloud Registration", whose abstract says "our
     approach"), added to ``entities``, and its title mention: a dataset when the name or the
     first words of its description say so ("OSWorld-MCP: Benchmarking ..."), else a method."""
-    opening = title.partition(":")[2].lower().split()[:DESCRIPTION_WORDS]
+    opening = title.partition(":")[2].lower().split()[:_DESCRIPTION_WORDS]
     says_dataset = any(w.startswith(_DATASET_OPENERS) for w in opening)
     label = Label.DATASET if says_dataset or names_a_benchmark(named) else Label.METHOD
     key = name_key(named)
@@ -494,6 +493,7 @@ def _unwritten_name(title: str, named: str, entities: dict[str, Entity]) -> Ment
 
 
 def _lowered(lookup: Callable[[str], str | None], key: str) -> str | None:
+    """``lookup`` of a key with no capitals kept (:func:`~kg.resolve.names.capitals_key`)."""
     return lookup(key.lower())
 
 
