@@ -290,7 +290,7 @@ def nested_tails(
             if inner:
                 r = replace(r, tail=min(inner, key=lambda m: m.start))
             elif tasks is not None and not _by_classifier(r):
-                known = _trailing_task(r.tail, tasks)
+                known = task_in(r.tail, tasks, stops=PURPOSE_STOPS)
                 if (
                     known is not None
                     and known.entity != head
@@ -303,26 +303,34 @@ def nested_tails(
     return out
 
 
-def _trailing_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
-    """A mention of the task (``tasks``: merge key → id) that the longest run of ``phrase``'s
-    last words is called, no word before it a purpose stop, or None.
+def task_in(
+    phrase: Mention,
+    tasks: Mapping[str, str],
+    written: str | None = None,
+    whole: bool = False,
+    stops: Container[str] = (),
+) -> Mention | None:
+    """A mention, inside ``phrase``, of the task (``tasks``: merge key → id) that the longest
+    run of the last words of ``written`` is called (:func:`known_runs`; ``written``: the start
+    of ``phrase``'s text, all of it by default; ``whole`` and ``stops`` as there), or None.
 
     >>> from kg.schema import Rel
     >>> p = Mention(10, 46, "omnidirectional image understanding", Label.CONCEPT, Rel.MENTIONS,
     ...             "s")
-    >>> t = _trailing_task(p, {"image-understanding": "task:iu"})
-    >>> t.text, t.start, t.entity
-    ('image understanding', 26, 'task:iu')
+    >>> t = task_in(p, {"image-understanding": "task:iu"})
+    >>> t.text, t.start, t.end, t.entity, t.type
+    ('image understanding', 26, 46, 'task:iu', <Label.TASK: 'Task'>)
     >>> p = Mention(0, 34, "inference in reinforcement learning", Label.CONCEPT, Rel.MENTIONS, "s")
-    >>> _trailing_task(p, {"reinforcement-learning": "task:rl"}) is None
+    >>> task_in(p, {"reinforcement-learning": "task:rl"}, stops={"in"}) is None
     True
     """
-    run = next(known_runs(phrase.text, tasks, stops=PURPOSE_STOPS), None)
+    text = phrase.text if written is None else written
+    run = next(known_runs(text, tasks, whole=whole, stops=stops), None)
     if run is None:
         return None
-    at, text, task = run
-    return Mention(phrase.start + at, phrase.end, text, Label.TASK, Rel.ADDRESSES,
-                   phrase.sentence, entity=task)  # fmt: skip
+    at, name, task = run
+    return Mention(phrase.start + at, phrase.end - (len(phrase.text) - len(text)), name,
+                   Label.TASK, Rel.ADDRESSES, phrase.sentence, entity=task)  # fmt: skip
 
 
 def _allowed(head: Label, rel: EntityRel, tail: Label | None) -> bool:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
-from kg.graph.relations import known_runs
+from kg.graph.relations import task_in
 from kg.models import Mention, Paper, RelationMention, ResultMention
 from kg.resolve.names import names_a_benchmark
 from kg.resolve.words import word_list
@@ -188,13 +187,7 @@ def suite_task(phrase: Mention, tasks: Mapping[str, str]) -> Mention | None:
     split = _LAST_WORD.fullmatch(phrase.text)
     if split is None or split.group(2).lower() not in SUITE_NOUNS:
         return None
-    named = split.group(1)
-    run = next(known_runs(named, tasks, whole=True), None)
-    if run is None:
-        return None
-    at, text, task = run
-    return replace(phrase, start=phrase.start + at, end=phrase.start + len(named), text=text,
-                   type=Label.TASK, entity=task)  # fmt: skip
+    return task_in(phrase, tasks, split.group(1), whole=True)
 
 
 #: The confidence of a relation a result states: as sure as the result's own links.
