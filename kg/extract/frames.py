@@ -69,7 +69,7 @@ _DONE = frozenset({"conducted", "performed"})
 #: Labels of what, written before an evaluation cue, makes the evaluation another system's.
 _OTHER_SYSTEMS = frozenset({"Method", "Concept", "Generic"})
 _OPENERS = tuple(tuple(w.split()) for w in read_data_lines("relations/list_openers.txt"))
-_TRAINING = frozenset(read_data_lines("relations/training_words.txt"))
+TRAINING_WORDS = frozenset(read_data_lines("relations/training_words.txt"))
 _QUANTITIES = frozenset(read_data_lines("relations/quantity_nouns.txt"))
 #: Tags that end the scan from a dataset back to its preposition: verbs, relatives, modals,
 #: "to", and prepositions (other than the evaluation ones, checked first).
@@ -136,7 +136,7 @@ def governing_preposition(doc: Doc, start: int, first: int) -> int | None:
         cue_preposition = word in _CUE_PREPOSITIONS and _cue_before(doc, i, first) is not None
         if word in _PREPOSITIONS or cue_preposition:
             j = _skip_adverbs(doc, i - 1, first)
-            return i if j < first or doc[j].lower_ not in _TRAINING else None
+            return i if j < first or doc[j].lower_ not in TRAINING_WORDS else None
         if word == "of" and i > first and doc[i - 1].lower_ in _QUANTITIES:
             i -= 2  # "on a suite of benchmarks including X": the suite is what is under "on"
             continue

@@ -34,6 +34,7 @@ from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
 from kg.extract.claimants import claimant
+from kg.extract.frames import TRAINING_WORDS
 from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import argument_tokens
@@ -179,7 +180,9 @@ def results_in(
             if not between and (out[-1].metric is None or out[-1].dataset is None):
                 out[-1].metric = out[-1].metric or result.metric
                 after = result.dataset is not None and result.dataset["start"] > doc[start].idx
-                if out[-1].dataset is None and after:
+                # (the list's, not a setting written before its first number: "Scaling up
+                # multimodal math data, A and B achieve 76.4% and 78.2% MathVista scores")
+                if after and (out[-1].dataset is None or _before(out[-1].dataset, doc, start)):
                     out[-1].dataset = result.dataset
         if rule.kind == "signed" and not (
             listed
@@ -200,6 +203,24 @@ def results_in(
     for result in out:  # "an AIME score of 15.5", "ImageNet top-1 accuracy"
         result.dataset = _named_by(result.metric, mentions) or result.dataset
     return _with_range_starts(doc, out, inside)
+
+
+#: The prepositions between a training word and its data: "trained on X", "tuned with X".
+_TRAINED_ON = frozenset({"on", "with", "using", "from"})
+
+
+def _trained_on(doc: Doc, start: int) -> bool:
+    """Whether the mention at token ``start`` is what something was trained on: a training
+    word (``training_words.txt``), a preposition and determiners or adjectives before it."""
+    i = start - 1
+    while i >= 0 and doc[i].tag_ in ("DT", "JJ", "CD"):
+        i -= 1
+    return i > 0 and doc[i].lower_ in _TRAINED_ON and doc[i - 1].lower_ in TRAINING_WORDS
+
+
+def _before(mention: Mention, doc: Doc, i: int) -> bool:
+    """Whether ``mention`` is written before token ``i``."""
+    return bool(mention["end"] <= doc[i].idx)
 
 
 #: What joins the two numbers of a range: "0.8-0.9%", "40 – 80%", "9 to 13×".
@@ -530,9 +551,13 @@ def _result(
         and not _score_of(doc, span.start)
     ):
         return None  # (a metric the recogniser missed may still head "... score from A to B")
-    # A dataset or task written before the number is another claim's when a claim comes
-    # before it: "+12.4 accuracy on GSM8K and +7.6 on MATH" (GSM8K is not +7.6's).
-    own_side = [x for x in in_sentence if x[0] > span.start or not any(n < x[0] for n in numbers)]
+    # A dataset or task written before the number is another claim's when a claim of the
+    # sentence comes before it: "+12.4 accuracy on GSM8K and +7.6 on MATH" (GSM8K is not
+    # +7.6's). A claim of an earlier sentence takes nothing of this one.
+    own_side = [
+        x for x in in_sentence
+        if x[0] > span.start or not any(sent.start <= n < x[0] for n in numbers)
+    ]  # fmt: skip
     # The subject is shared by the claims of a sentence: "X achieves A and improves B".
     of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
     method, setting = claimant(doc, span, of_sentence, proposed, own)
@@ -545,8 +570,13 @@ def _result(
             return None
     dataset = _bracketed_after(doc, span, in_sentence, "Dataset")
     if dataset is None:
+        # A dataset something was trained on only when the sentence names no other: "On the
+        # SQuAD dataset, our model, trained with augmented data, achieves 84.6 F1", but "our
+        # architecture trained on ImageNet achieves top-5 accuracy of 65.7%".
+        datasets = [x for x in own_side if x[2]["label"] == "Dataset"]
+        tested = [x for x in datasets if not _trained_on(doc, x[0])]
         dataset = (
-            _nearest(span, [x for x in own_side if x[2]["label"] == "Dataset"], None)
+            _nearest(span, tested or datasets, None)
             or _opening_dataset(doc, sent.start, spans)
             or _method_on(doc, span.end, in_sentence)
             or setting

@@ -239,6 +239,32 @@ def test_a_list_takes_the_metric_and_dataset_written_after_it(nlp: Language) -> 
         ("76.7%", "top-1 accuracy", "ImageNet"), ("75.2%", "top-1 accuracy", "ImageNet")]
 
 
+def test_a_claim_of_an_earlier_sentence_takes_no_dataset_of_this_one(nlp: Language) -> None:
+    text = "SPRINT cuts memory by 75%. On ImageNet-1K 256^2, SPRINT achieves 9.8x training savings."
+    got = {r.value: r for r in claims(nlp, text)}
+    assert text_of(got["9.8x"].dataset) == "ImageNet-1K"
+
+
+def test_a_list_takes_the_dataset_after_it_over_a_setting_before_it(nlp: Language) -> None:
+    text = (
+        "It cuts memory by 75%. Scaling up the multimodal math data in training, Vision-R1-32B"
+        " and Vision-R1-72B achieve 76.4% and 78.2% MathVista benchmark scores, respectively."
+    )
+    got = {r.value: r for r in claims(nlp, text)}
+    assert [text_of(got[v].dataset) for v in ("76.4%", "78.2%")] == ["MathVista benchmark"] * 2
+
+
+def test_the_data_a_model_was_trained_on_is_its_dataset_only_alone(nlp: Language) -> None:
+    text = (
+        "It is 13x faster. On the SQuAD dataset, our single model, trained with augmented"
+        " data, achieves 84.6 F1 score on the test set."
+    )
+    assert [text_of(r.dataset) for r in claims(nlp, text) if r.value == "84.6"] == [
+        "SQuAD dataset"]
+    text = "Our network trained on ImageNet achieves a top-5 accuracy of 65.7%."
+    assert [text_of(r.dataset) for r in claims(nlp, text)] == ["ImageNet"]
+
+
 def test_a_list_with_its_own_mentions_keeps_them(nlp: Language) -> None:
     found = claims(nlp, "wd1++ achieves 44.2% on MATH500 and 84.5% on GSM8K.")
     assert [text_of(r.dataset) for r in found if r.value == "44.2%"] == ["MATH500"]
