@@ -39,8 +39,9 @@ from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import argument_tokens
 from kg.extract.result_lists import pair_lists, pair_methods, share_change
+from kg.extract.rows import UNNAMED_ROW
 from kg.extract.spans import GENERIC, Arg, Mention, coordinated
-from kg.extract.stand_ins import proposed_mention, stand_ins
+from kg.extract.stand_ins import proposed_mention, stand_ins, unnamed_proposal
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
 #: A number as abstracts write it: "85.3", "+4.2", "−1.3", "1,000", "~2", "∼50" (ICLR 2026
@@ -704,17 +705,24 @@ def _nearest(
     requires=["doc._.kg_mentions", "token.tag", "token.is_sent_start"],
 )
 def find_results(doc: Doc) -> Doc:
-    """``doc._.kg_results``: the doc's :func:`results_in` as :func:`result_rows`."""
+    """``doc._.kg_results``: the doc's :func:`results_in` as :func:`result_rows` ("we" stands
+    for :func:`~kg.extract.stand_ins.unnamed_proposal` where the abstract names no proposal)."""
     mentions = doc._.kg_mentions or []
-    doc._.kg_results = result_rows(results_in(doc, mentions), mentions)
+    unnamed = unnamed_proposal() if proposed_mention(mentions) is None else None
+    doc._.kg_results = result_rows(results_in(doc, mentions, unnamed), mentions, unnamed)
     return doc
 
 
-def result_rows(results: Sequence[Result], mentions: Sequence[Mention]) -> list[dict[str, Any]]:
+def result_rows(
+    results: Sequence[Result], mentions: Sequence[Mention], unnamed: Mention | None = None
+) -> list[dict[str, Any]]:
     """``results`` as plain dicts (for worker processes and JSON): the fields of
-    :class:`Result`, each mention as its index in ``mentions`` (None when absent), ``span`` as
-    ``start`` and ``end``."""
+    :class:`Result`, each mention as its index in ``mentions`` (None when absent;
+    :data:`~kg.extract.rows.UNNAMED_ROW` for ``unnamed``, as in
+    :func:`~kg.extract.relations.relation_rows`), ``span`` as ``start`` and ``end``."""
     index = {id(m): i for i, m in enumerate(mentions)}
+    if unnamed is not None:
+        index[id(unnamed)] = UNNAMED_ROW
     rows = []
     for r in results:
         row: dict[str, Any] = {k: v for k, v in vars(r).items() if k not in _MENTION_FIELDS}

@@ -14,11 +14,16 @@ and :func:`doc_results` make the relations and the results.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from kg.extract.normalize import normalize_key
 from kg.models import Mention, RelationMention, ResultMention
 from kg.schema import Label, Rel
+
+#: The ``source`` of the mention "we" stands for in an abstract that names no proposal
+#: (:func:`kg.extract.stand_ins.unnamed_proposal`, :data:`UNNAMED_ROW`).
+UNNAMED = "unnamed_proposal"
 
 #: Enum members by value: a dict look-up, where ``Label(value)`` costs a Python call (and this
 #: runs for every mention of a corpus).
@@ -48,6 +53,11 @@ RawRelation = tuple[int, int, str, str, float, str]
 #: (characters), the value as written, its number, unit, whether it is relative, the sentence,
 #: and its method, dataset, metric and task as indexes into the text's mentions (-1: none).
 RawResult = tuple[int, int, str, float, str, bool, str, int, int, int, int]
+#: The index a relation or result row gives the paper's proposal where the abstract names none
+#: (:func:`kg.extract.stand_ins.unnamed_proposal`): "our approach" in an abstract whose title
+#: alone names it. :func:`doc_relations` and :func:`doc_results` make it a mention of source
+#: :data:`UNNAMED` with no entity.
+UNNAMED_ROW = -2
 _RELATION_WIDTH = 6  # a RawMention has 12 fields, a RawResult 11
 _RESULT_WIDTH = 11
 _RESULT_ARGS = ("method", "dataset", "metric", "task")
@@ -105,27 +115,42 @@ def doc_relations(rows: list[Any], mentions: list[Mention]) -> list[RelationMent
     """The relations among a text's rows, their arguments the :class:`Mention` s
     :func:`doc_mentions` made of the same rows (so they follow the mentions through entity
     resolution)."""
+    mention = _by_index(mentions)
     return [
-        RelationMention(mentions[head], kind, mentions[tail], evidence, confidence, rule)
+        RelationMention(head_mention, kind, tail_mention, evidence, confidence, rule)
         for head, tail, kind, evidence, confidence, rule in split_rows(rows)[1]
-        if head < len(mentions) and tail < len(mentions)
+        if (head_mention := mention(head)) is not None and (tail_mention := mention(tail))
     ]
 
 
 def doc_results(rows: list[Any], mentions: list[Mention]) -> list[ResultMention]:
     """The results among a text's rows, with their mentions from :func:`doc_mentions` (like
     :func:`doc_relations`)."""
-    n = len(mentions)
-
-    def mention(i: int) -> Mention | None:
-        return mentions[i] if 0 <= i < n else None
-
+    mention = _by_index(mentions)
     return [
         ResultMention(value, number, unit, relative, evidence, start, end,
                       mention(method), mention(dataset), mention(metric), mention(task))
         for (start, end, value, number, unit, relative, evidence,
              method, dataset, metric, task) in split_rows(rows)[2]
     ]  # fmt: skip
+
+
+def _by_index(mentions: list[Mention]) -> Callable[[int], Mention | None]:
+    """A row's mention index → the mention (one unnamed proposal for :data:`UNNAMED_ROW`), or
+    None (-1, or an index past the text's mentions)."""
+    n = len(mentions)
+    unnamed: list[Mention] = []
+
+    def mention(i: int) -> Mention | None:
+        if 0 <= i < n:
+            return mentions[i]
+        if i != UNNAMED_ROW:
+            return None
+        if not unnamed:  # (no entity: the build names it from the title, or drops it)
+            unnamed.append(Mention(0, 0, "", Label.METHOD, Rel.PROPOSES, "", source=UNNAMED))
+        return unnamed[0]
+
+    return mention
 
 
 def _mention_rows(found: list[dict[str, Any]]) -> list[RawMention]:

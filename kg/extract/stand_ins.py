@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from spacy.tokens import Doc, Token
 
 from kg.extract.lexicon import read_data_lines
+from kg.extract.rows import UNNAMED
 from kg.extract.spans import Mention, pseudo_mention
 from kg.schema import Rel
 
@@ -109,3 +110,16 @@ def proposed_mention(mentions: Sequence[Mention]) -> Mention | None:
     proposed = [m for m in mentions if m.get("role") == str(Rel.PROPOSES)]
     methods = [m for m in proposed if m["label"] == "Method"]
     return (methods or proposed)[0] if proposed else None
+
+
+def unnamed_proposal() -> Mention:
+    """What "we" and "our method" stand for in an abstract that names no proposal: a method
+    no sentence writes. "RayI2P: Learning Rays for Image-to-Point Cloud Registration" says
+    "Experiments on KITTI and nuScenes show that our approach ..." and names RayI2P only in
+    its title. The relations and results stated of it travel as row
+    :data:`~kg.extract.rows.UNNAMED_ROW`; the build gives them the title's name
+    (:func:`kg.resolve.titles.link_titles`) or, without one, drops them."""
+    return {
+        "start": -1, "end": -1, "text": "", "label": "Method", "role": str(Rel.PROPOSES),
+        "canonical": "", "sent_start": -1, "sent_end": -1, "source": UNNAMED, "confidence": 1.0,
+    }  # fmt: skip

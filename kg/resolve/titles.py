@@ -32,6 +32,7 @@ from functools import lru_cache
 from kg.extract.lexicon import read_data_lines
 from kg.extract.long_forms import find_long_form
 from kg.extract.normalize import fold_letter_numbers, normalize_key
+from kg.extract.rows import UNNAMED
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
 from kg.resolve.kinds import names_a_kind, worth_a_node
 from kg.resolve.names import in_capitals, name_key, names_a_benchmark
@@ -288,6 +289,8 @@ def link_titles(
                 head_name = _unwritten_name(p.title, named, entities)
                 first[head_name.entity] = head_name
                 ms.append(head_name)
+        if head_name is not None:
+            _name_the_unnamed(stated, p.id, head_name)
         if head_name is not None and (kind := _named_kind(p.title, lookup, entities)):
             stated.relations.setdefault(p.id, []).append(
                 RelationMention(
@@ -310,6 +313,20 @@ def link_titles(
                         rule=TITLE,
                     )
                 )
+
+
+def _name_the_unnamed(stated: Statements, paper_id: str, name: Mention) -> None:
+    """What a paper's abstract states of the proposal it does not name ("Experiments on KITTI
+    show that our approach ...": :func:`kg.extract.stand_ins.unnamed_proposal`) it states of
+    the name its title gives (``name``): "RayI2P: Learning Rays for ..." EVALUATED_ON KITTI."""
+    for r in stated.relations.get(paper_id, ()):
+        if r.head.source == UNNAMED:
+            r.head = name
+        if r.tail.source == UNNAMED:
+            r.tail = name
+    for res in stated.results.get(paper_id, ()):
+        if res.method is not None and res.method.source == UNNAMED:
+            res.method = name
 
 
 def title_relations(

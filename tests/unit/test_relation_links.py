@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from kg.cache import ExtractionCache
-from kg.extract.rows import doc_mentions, doc_relations, raw_rows, split_rows
+from kg.extract.extractor import doc_rows
+from kg.extract.rows import (
+    UNNAMED,
+    doc_mentions,
+    doc_relations,
+    doc_results,
+    raw_rows,
+    split_rows,
+)
 from kg.graph.assemble import graph_data
 from kg.graph.relations import MAX_EVIDENCE, kind_tasks, relation_links
 from kg.models import Entity, Mention, Paper, RelationMention, ResultMention
@@ -49,6 +57,25 @@ def test_rows_carry_relations_through_the_cache(tmp_path: Any) -> None:
     assert rels[0].head is ms[0]  # the same objects: resolution's entities reach the relations
     assert split_rows(raw_rows(MENTIONS)) == (raw_rows(MENTIONS), [], [])
     assert doc_relations(raw_rows(MENTIONS), ms) == []
+
+
+def test_what_an_abstract_says_of_an_unnamed_proposal_travels_as_its_own_row(nlp: Any) -> None:
+    """"Experiments on KITTI show that our approach ..." in an abstract that names no proposal:
+    the relation's head is UNNAMED_ROW, which the rows make one mention with no entity (the
+    build names it from the title or drops it), and so do the results' methods."""
+    text = "Experiments on KITTI and nuScenes show that our approach reaches 85.3% accuracy."
+    rows = doc_rows(nlp(text))
+    ms = doc_mentions(text, rows)
+    rels = doc_relations(rows, ms)
+    assert [(r.type, r.tail.text) for r in rels if r.head.source == UNNAMED] == [
+        ("EVALUATED_ON", "KITTI"), ("EVALUATED_ON", "nuScenes")]
+    assert len({id(r.head) for r in rels}) == 1 and not rels[0].head.entity
+    assert [r.method.source for r in doc_results(rows, ms) if r.method] == [UNNAMED]
+    # Where the abstract names its proposal, "our approach" stands for it as before.
+    named = "We propose RayNet. " + text
+    rows = doc_rows(nlp(named))
+    rels = doc_relations(rows, doc_mentions(named, rows))
+    assert {r.head.text for r in rels if r.type == "EVALUATED_ON"} == {"RayNet"}
 
 
 def mention(entity: str, label: Label, sentence: str = "s") -> Mention:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from kg.extract.rows import UNNAMED
 from kg.graph.assemble import build_graph
-from kg.models import Mention, Paper, Statements
+from kg.models import Mention, Paper, RelationMention, ResultMention, Statements
 from kg.resolve.resolver import resolve_entities
 from kg.resolve.titles import TITLE, link_titles
 from kg.schema import Label, Rel
@@ -198,6 +199,30 @@ def test_a_name_only_the_title_writes_is_what_the_paper_proposes() -> None:
     # A longer head is as often a claim as a name.
     G, _ = _graph({"p": "LLMs are Greedy Agents: Video Generation"}, {})
     assert not [n for n in _links(G, "p") if n.startswith(("method:", "dataset:"))]
+
+
+def test_what_an_abstract_says_of_its_unnamed_proposal_is_said_of_the_title_s_name() -> None:
+    """"RayI2P: ..." whose abstract says "Experiments on KITTI show that our approach ...":
+    the relations and results of the unnamed proposal (kg.extract.rows.UNNAMED) are RayI2P's;
+    in a paper whose title names nothing they keep no entity (the graph leaves them out)."""
+    titles = {"p": "RayX: Learning Rays for Registration", "q": "Learning Rays for Registration"}
+    papers = [Paper(id=pid, abstract="", title=t) for pid, t in titles.items()]
+    mentions = {pid: [Mention(0, 4, "GRPO", Label.METHOD, Rel.USES, "s")] for pid in titles}
+    entities = resolve_entities(mentions)
+    stated = Statements()
+    for pid in titles:
+        unnamed = Mention(0, 0, "", Label.METHOD, Rel.PROPOSES, "", source=UNNAMED)
+        stated.relations[pid] = [
+            RelationMention(unnamed, "COMPARED_WITH", mentions[pid][0], "It beats GRPO.")
+        ]
+        stated.results[pid] = [ResultMention("5%", 5.0, "%", True, "s", 0, 2, method=unnamed)]
+    link_titles(papers, mentions, entities, stated)
+    assert [r.head.entity for r in stated.relations["p"]] == ["method:rayx"]
+    assert [r.method.entity for r in stated.results["p"] if r.method] == ["method:rayx"]
+    assert [r.head.entity for r in stated.relations["q"]] == [""]
+    G = build_graph(papers, mentions, entities, relations=stated.relations)
+    assert [(u, v) for u, v, d in G.edges(data=True) if d["type"] == "COMPARED_WITH"] == [
+        ("method:rayx", "method:grpo")]
 
 
 def test_a_named_title_s_kind_is_what_the_name_is() -> None:
