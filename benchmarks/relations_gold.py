@@ -53,7 +53,7 @@ import math
 import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -193,6 +193,7 @@ class PredRelation:
     type: str
     tail: Item
     evidence: str = ""
+    from_title: bool = False  # the paper states it in its title only
 
     def __str__(self) -> str:
         return f"{self.head.name} -{self.type}-> {self.tail.name}"
@@ -288,9 +289,16 @@ def graph_relations(
             stating = [p for p in stating if p in papers]
         if not stating:
             continue
-        rel = PredRelation(entity(u), str(typ), entity(v), _first(attrs.get("evidence")))
+        evidence = attrs.get("evidence") or []
+        rel = PredRelation(entity(u), str(typ), entity(v), _first(evidence))
         for paper in stating:
-            found.setdefault(paper, []).append(rel)
+            title = str(G.nodes[paper].get("title") or "") if paper in G else ""
+            # (a link keeps one sentence per paper: the paper's title when no sentence of its
+            # abstract states it)
+            if title and title in evidence:
+                found.setdefault(paper, []).append(replace(rel, from_title=True))
+            else:
+                found.setdefault(paper, []).append(rel)
     return found
 
 
@@ -476,9 +484,11 @@ def group_name(year: int | None) -> str:
     return str(year) if year is not None else "unknown"
 
 
-def score(gold: list[GoldPaper], G: nx.MultiDiGraph) -> dict[str, Any]:
+def score(gold: list[GoldPaper], G: nx.MultiDiGraph, abstract_only: bool = False) -> dict[str, Any]:
     """The report: per group (each gold year, then "all") the figures, and per paper the
-    errors (misses, false positives) for ``--errors``."""
+    errors (misses, false positives) for ``--errors``. ``abstract_only``: relations the title
+    states are left out of the gold and the predictions alike (for gold whose annotators
+    read the abstract's sentences only)."""
     index = paper_index(G)
     nodes = {
         p.id: next((index[k] for k in sorted(id_keys(p.id)) if k in index), None) for p in gold
@@ -498,7 +508,12 @@ def score(gold: list[GoldPaper], G: nx.MultiDiGraph) -> dict[str, Any]:
         node = nodes[paper.id]
         if node is None:
             missing.append(paper.id)
-        rel = judge(paper.relations, rels_of.get(node, []) if node else [], relation_matches)
+        gold_rels, pred_rels = paper.relations, rels_of.get(node, []) if node else []
+        if abstract_only:
+            title = paper.title.strip()
+            gold_rels = [g for g in gold_rels if not title or g.sentence.strip() != title]
+            pred_rels = [r for r in pred_rels if not r.from_title]
+        rel = judge(gold_rels, pred_rels, relation_matches)
         res = judge(paper.results, results_of.get(node, []) if node else [], result_matches)
         groups[group_name(paper.year)].add(rel, res)
         groups["all"].add(rel, res)
@@ -595,12 +610,17 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--json", action="store_true", help="print the report as JSON")
     ap.add_argument("--errors", action="store_true", help="list misses and false positives")
+    ap.add_argument(
+        "--abstract-only",
+        action="store_true",
+        help="leave relations stated by the title out of gold and predictions",
+    )
     args = ap.parse_args(argv)
 
     from kg.store.file import load_graph
 
     gold = [p for path in args.gold for p in read_gold(path)]
-    report = score(gold, load_graph(args.graph))
+    report = score(gold, load_graph(args.graph), abstract_only=args.abstract_only)
     if not args.errors:
         report.pop("errors")
     if args.json:

@@ -243,3 +243,26 @@ def test_numbers_compare_at_the_written_precision(rg: ModuleType) -> None:
         "Graph Signal Processing",
         "GSP",
     ]
+
+
+def test_abstract_only_leaves_what_the_title_states_out_of_both_sides(
+    rg: ModuleType, files: tuple[Path, Path]
+) -> None:
+    """For gold whose annotators read the abstract alone: a relation the title states is
+    neither a gold item nor a prediction (a link's evidence for a paper is its title when no
+    sentence of its abstract states it)."""
+    G = build_graph()
+    G.nodes["p26AbC"]["title"] = "ReMix: PPO for Reasoning"
+    G["method:ppo"]["method:remix"]["USED_FOR"]["evidence"] = ["ReMix: PPO for Reasoning"]
+    G["method:remix"]["method:grpo"]["USED_FOR"]["evidence"] = ["ReMix: PPO for Reasoning"]
+    gold = [
+        {**GOLD[0], "title": "ReMix: PPO for Reasoning",
+         "relations": [*GOLD[0]["relations"],
+                       rel("ReMix", "USED_FOR", "Reasoning", sentence="ReMix: PPO for Reasoning")]},
+    ]  # fmt: skip
+    path = files[1].with_name("titled.jsonl")
+    path.write_text("".join(json.dumps(g) + "\n" for g in gold), encoding="utf-8")
+    assert counts(rg.score(rg.read_gold(path), G)["groups"]["2026"]["relations"]) == (3, 6, 6)
+    # the PPO hit and the reversed-GRPO FP (title evidence) and the title's gold miss go
+    g26 = rg.score(rg.read_gold(path), G, abstract_only=True)["groups"]["2026"]
+    assert counts(g26["relations"]) == (2, 5, 4)
