@@ -92,6 +92,8 @@ _NUMBER_WORDS = frozenset({
 _OWN_OPENERS = frozenset({"it", "this", "our"})
 #: A comma item that opens with a verb or a relative ends an unnumbered list.
 _ENDS_LIST = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "MD", "TO"})
+#: ... unless it is a relative clause of the item before and "and" or "or" goes on after it.
+_RELATIVES = frozenset({"WDT", "WP"})
 #: Contrast frames: the openers that set another method against the paper's.
 _CONTRASTS = tuple(tuple(w.split()) for w in read_data_lines("relations/contrast_openers.txt"))
 _CONTRAST_FIRST_WORDS = frozenset(words[0] for words in _CONTRASTS)
@@ -352,9 +354,14 @@ def _items(doc: Doc, after: Sequence[Arg], start: int, end: int) -> list[Arg]:
         marks = [start] + [i + 1 for i in range(start, end) if doc[i].lower_ in (",", ";", "and")]
     items = []
     for a, b in zip(marks, [*marks[1:], end], strict=True):
-        if not numbered and a < b and doc[a].tag_ in _ENDS_LIST:
-            break  # "A, B and C, reaching D": the list is over
         inside = [arg for arg in after if a <= arg[0] < b]
+        if not numbered and a < b and doc[a].tag_ in _ENDS_LIST:
+            if inside and inside[0][0] == a:
+                pass  # a name the tagger read as a verb: "Directed Prior Augmentation (DPA)"
+            elif doc[a].tag_ in _RELATIVES and b < end and doc[b].lower_ in ("and", "or"):
+                continue  # "the Actor Agent, which plays the game, and the Evolver Agent"
+            else:
+                break  # "A, B and C, reaching D": the list is over
         if inside:
             items.append(inside[0])
     return items

@@ -203,6 +203,21 @@ def test_own_names_take_the_bracketed_acronym(nlp: Language) -> None:
             "We propose URSA. It integrates designs: a Linearized Metric Path.",
             set(),
         ),
+        (  # roles and strategies announce parts too
+            "EvoTest has two roles: the Actor Agent, which plays the game, and the Evolver "
+            "Agent, which analyzes the episode transcript.",
+            {("Actor Agent", "PART_OF", "EvoTest"), ("Evolver Agent", "PART_OF", "EvoTest")},
+        ),
+        (  # an item that opens with a name the tagger reads as a verb ("Directed")
+            "We propose SPEED. We incorporate three complementary strategies: Influence-based "
+            "Prior Filtering (IPF) to retain concepts, Directed Prior Augmentation (DPA) to "
+            "expand the retain set, and Invariant Equality Constraints (IEC) to keep invariants.",
+            {
+                ("Influence-based Prior Filtering (IPF)", "PART_OF", "SPEED"),
+                ("Directed Prior Augmentation (DPA)", "PART_OF", "SPEED"),
+                ("Invariant Equality Constraints (IEC)", "PART_OF", "SPEED"),
+            },
+        ),
     ],
 )
 def test_component_frames(nlp: Language, text: str, expected: set) -> None:
