@@ -513,10 +513,11 @@ def _through_kinds(relations: list[Relation]) -> list[Relation]:
     of the name: "We propose RATE, a novel transformer-based architecture for offline RL" uses
     RATE for offline RL (the sentence says RATE is such an architecture, IS_A); in "DEFT, an
     innovative DRL policy architecture that leverages a specialized mixture of experts" the
-    mixture of experts is used for DEFT."""
+    mixture of experts is used for DEFT; in "EfRLFN, an efficient real-time model that
+    integrates Efficient Channel Attention" the attention is part of EfRLFN."""
     used = frozenset({"USED_FOR"})
     relations = _through_is_a(relations, _KIND_RULES, used, "head", "+kind")
-    return _through_is_a(relations, _KIND_RULES, used, "tail", "+kind")
+    return _through_is_a(relations, _KIND_RULES, used | {"PART_OF"}, "tail", "+kind")
 
 
 def _through_is_a(

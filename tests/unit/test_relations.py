@@ -176,6 +176,19 @@ def test_what_an_apposition_s_kind_is_built_on_the_name_is_built_on(nlp: Languag
     }
 
 
+def test_what_an_apposition_s_kind_integrates_is_part_of_the_name(nlp: Language) -> None:
+    got = found(
+        nlp, "Furthermore, we propose EfRLFN, an efficient real-time model that integrates "
+        "Efficient Channel Attention and a hyperbolic tangent activation."
+    )
+    assert ("Efficient Channel Attention", "PART_OF", "EfRLFN") in got
+    got = found(
+        nlp, "We introduce SWAX, a hybrid architecture consisting of sliding-window attention "
+        "and xLSTM linear RNN layers."
+    )
+    assert ("sliding-window attention", "PART_OF", "SWAX") in got
+
+
 def test_what_a_name_s_generic_kind_is_for_the_name_is_for(nlp: Language) -> None:
     got = found(nlp, "We propose FooNet, a novel framework for protein folding.")
     assert ("FooNet", "USED_FOR", "protein folding") in got
