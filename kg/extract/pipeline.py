@@ -78,19 +78,24 @@ def load_base(name: str, exclude: tuple[str, ...] = ()) -> Language:
     return nlp
 
 
-#: An en or em dash between digits: "40–80%" is two numbers, as "40-80%" is to spaCy.
-_RANGE_DASH = r"(?<=[0-9])[–—](?=[0-9])"
+#: An en or em dash between digits: "40–80%" is two numbers, as "40-80%" is to spaCy. And a
+#: range whose numbers each carry their unit, "3.5%–12.69%", "24%-30%", "1.3x–2.1x": the dash
+#: after the first unit, and the first "%" itself (spaCy keeps "3.5%–12.69" whole).
+_RANGE_DASH = r"(?<=[0-9])[–—](?=[0-9])|(?<=[0-9])%(?=[-–—][0-9])|(?<=[0-9][%x×])[-–—](?=[0-9])"
 
 
 def split_number_ranges(nlp: Language) -> None:
     """Make ``nlp``'s tokenizer split "40–80%" at its dash, as spaCy's English rules split
     "40-80%" at its hyphen: a range is two numbers (kg_results), and an unsplit one is no
-    number at all ("40–80" is one token). ICLR 2026 abstracts write about 45 such ranges.
+    number at all ("40–80" is one token). ICLR 2026 abstracts write about 45 such ranges, and
+    23 sentences more whose numbers each carry their unit ("by 24%-30% with only 1%-2%").
 
     >>> nlp = load_base(DEFAULT_MODEL)
     >>> split_number_ranges(nlp)
     >>> [t.text for t in nlp.make_doc("by 40–80% in 2019–2023")]
     ['by', '40', '–', '80', '%', 'in', '2019', '–', '2023']
+    >>> [t.text for t in nlp.make_doc("by 3.5%–12.69% and 1.3x-2.1x")]
+    ['by', '3.5', '%', '–', '12.69', '%', 'and', '1.3x', '-', '2.1x']
     """
     infixes = nlp.tokenizer.infix_finditer
     pattern = getattr(getattr(infixes, "__self__", None), "pattern", None)

@@ -176,6 +176,10 @@ def test_a_range_is_two_claims(nlp: Language) -> None:
     assert [r.value for r in claims(nlp, "FooNet gains +4–8% on MMLU.")] == ["+4%", "8%"]
     # "from 60 to 75%" is a change, reaching 75%
     assert [r.value for r in claims(nlp, "FooNet raises accuracy from 60 to 75%.")] == ["75%"]
+    # each number with its unit
+    found = claims(nlp, "FooNet cuts the parameters by 24%-30%, enabling 1.3x–2.1x speedups.")
+    assert [(r.value, r.relative) for r in found] == [
+        ("24%", True), ("30%", True), ("1.3x", True), ("2.1x", True)]
 
 
 def test_the_component_writes_indexed_rows(nlp: Language) -> None:
