@@ -119,7 +119,8 @@ def doc_relations(rows: list[Any], mentions: list[Mention]) -> list[RelationMent
     return [
         RelationMention(head_mention, kind, tail_mention, evidence, confidence, rule)
         for head, tail, kind, evidence, confidence, rule in split_rows(rows)[1]
-        if (head_mention := mention(head)) is not None and (tail_mention := mention(tail))
+        if (head_mention := mention(head)) is not None
+        and (tail_mention := mention(tail)) is not None
     ]
 
 
