@@ -68,9 +68,9 @@ from kg.extract.relation_model import (
     sentence_index,
     shipped_model,
 )
-from kg.extract.rows import UNNAMED_ROW
+from kg.extract.rows import mention_index
 from kg.extract.spans import DERIVED_SOURCES, GENERIC, Arg, Mention
-from kg.extract.stand_ins import GENERIC_HEADS, proposed_mention, stand_ins, unnamed_proposal
+from kg.extract.stand_ins import GENERIC_HEADS, proposal_of, proposed_mention, stand_ins
 from kg.models import MODEL_RULE
 
 RULES_FILE = PATTERNS / "relations.jsonl"
@@ -605,37 +605,29 @@ def fits_graph(relation: Relation) -> bool:
     return head in heads and (tail in (head, "Concept") if tails is None else tail in tails)
 
 
-def relation_rows(
-    relations: Sequence[Relation], mentions: Sequence[Mention], unnamed: Mention | None = None
-) -> list[dict]:
+def relation_rows(relations: Sequence[Relation], mentions: Sequence[Mention]) -> list[dict]:
     """``relations`` as plain dicts (for worker processes and JSON): ``head``/``tail`` as
-    indexes into ``mentions`` (:data:`~kg.extract.rows.UNNAMED_ROW` for ``unnamed``, the
-    :func:`~kg.extract.stand_ins.unnamed_proposal`), ``type``, ``evidence`` (the sentence),
-    ``confidence``, ``rule``."""
-    index = {id(m): i for i, m in enumerate(mentions)}
-    if unnamed is not None:
-        index[id(unnamed)] = UNNAMED_ROW
+    indexes into ``mentions`` (:func:`~kg.extract.rows.mention_index`: the unnamed proposal
+    has one of its own), ``type``, ``evidence`` (the sentence), ``confidence``, ``rule``."""
+    index = mention_index(mentions)
     return [
-        {"head": index[id(r.head)], "tail": index[id(r.tail)], "type": r.type,
+        {"head": head, "tail": tail, "type": r.type,
          "evidence": r.sentence, "confidence": r.confidence, "rule": r.rule}
         for r in relations
-        if id(r.head) in index and id(r.tail) in index
+        if (head := index(r.head)) is not None and (tail := index(r.tail)) is not None
     ]  # fmt: skip
 
 
 def find_relations(doc: Doc, model: RelationModel | None = _AUTO) -> Doc:
     """``doc._.kg_relations``: the relations that fit the graph (:func:`fits_graph`), as
-    :func:`relation_rows`. After ``kg_roles``: "we"/"our method" need its PROPOSES role (or,
-    where the abstract names no proposal, stand for :func:`unnamed_proposal`).
+    :func:`relation_rows`. After ``kg_roles``: "we"/"our method" stand for the mention it
+    gives the PROPOSES role, or for an unnamed proposal where the abstract names none
+    (:func:`~kg.extract.stand_ins.proposal_of`).
     ``model``: as :func:`relations_in`'s."""
     mentions = doc._.kg_mentions or []
-    unnamed = unnamed_proposal() if proposed_mention(mentions) is None else None
-    found = [
-        r
-        for r in relations_in(doc, mentions, proposed=unnamed or _AUTO, model=model)
-        if fits_graph(r)
-    ]
-    doc._.kg_relations = relation_rows(found, mentions, unnamed)
+    found = [r for r in relations_in(doc, mentions, proposal_of(mentions), model=model)
+             if fits_graph(r)]  # fmt: skip
+    doc._.kg_relations = relation_rows(found, mentions)
     return doc
 
 

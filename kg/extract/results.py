@@ -39,9 +39,9 @@ from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import argument_tokens
 from kg.extract.result_lists import pair_lists, pair_methods, share_change
-from kg.extract.rows import UNNAMED_ROW
+from kg.extract.rows import mention_index
 from kg.extract.spans import GENERIC, Arg, Mention, coordinated
-from kg.extract.stand_ins import proposed_mention, stand_ins, unnamed_proposal
+from kg.extract.stand_ins import proposal_of, proposed_mention, stand_ins
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
 #: A number as abstracts write it: "85.3", "+4.2", "−1.3", "1,000", "~2", "∼50" (ICLR 2026
@@ -183,7 +183,8 @@ def results_in(
                 after = result.dataset is not None and result.dataset["start"] > doc[start].idx
                 # (the list's, not a setting written before its first number: "Scaling up
                 # multimodal math data, A and B achieve 76.4% and 78.2% MathVista scores")
-                if after and (out[-1].dataset is None or _before(out[-1].dataset, doc, start)):
+                earlier = out[-1].dataset
+                if after and (earlier is None or earlier["end"] <= doc[start].idx):
                     out[-1].dataset = result.dataset
         if rule.kind == "signed" and not (
             listed
@@ -217,11 +218,6 @@ def _trained_on(doc: Doc, start: int) -> bool:
     while i >= 0 and doc[i].tag_ in ("DT", "JJ", "CD"):
         i -= 1
     return i > 0 and doc[i].lower_ in _TRAINED_ON and doc[i - 1].lower_ in TRAINING_WORDS
-
-
-def _before(mention: Mention, doc: Doc, i: int) -> bool:
-    """Whether ``mention`` is written before token ``i``."""
-    return bool(mention["end"] <= doc[i].idx)
 
 
 #: What joins the two numbers of a range: "0.8-0.9%", "40 – 80%", "9 to 13×".
@@ -706,27 +702,21 @@ def _nearest(
 )
 def find_results(doc: Doc) -> Doc:
     """``doc._.kg_results``: the doc's :func:`results_in` as :func:`result_rows` ("we" stands
-    for :func:`~kg.extract.stand_ins.unnamed_proposal` where the abstract names no proposal)."""
+    for the paper's proposal: :func:`~kg.extract.stand_ins.proposal_of`)."""
     mentions = doc._.kg_mentions or []
-    unnamed = unnamed_proposal() if proposed_mention(mentions) is None else None
-    doc._.kg_results = result_rows(results_in(doc, mentions, unnamed), mentions, unnamed)
+    doc._.kg_results = result_rows(results_in(doc, mentions, proposal_of(mentions)), mentions)
     return doc
 
 
-def result_rows(
-    results: Sequence[Result], mentions: Sequence[Mention], unnamed: Mention | None = None
-) -> list[dict[str, Any]]:
+def result_rows(results: Sequence[Result], mentions: Sequence[Mention]) -> list[dict[str, Any]]:
     """``results`` as plain dicts (for worker processes and JSON): the fields of
     :class:`Result`, each mention as its index in ``mentions`` (None when absent;
-    :data:`~kg.extract.rows.UNNAMED_ROW` for ``unnamed``, as in
-    :func:`~kg.extract.relations.relation_rows`), ``span`` as ``start`` and ``end``."""
-    index = {id(m): i for i, m in enumerate(mentions)}
-    if unnamed is not None:
-        index[id(unnamed)] = UNNAMED_ROW
+    :func:`~kg.extract.rows.mention_index`), ``span`` as ``start`` and ``end``."""
+    index = mention_index(mentions)
     rows = []
     for r in results:
         row: dict[str, Any] = {k: v for k, v in vars(r).items() if k not in _MENTION_FIELDS}
-        row.update({k: index.get(id(getattr(r, k))) for k in _MENTION_FIELDS})
+        row.update({k: index(getattr(r, k)) for k in _MENTION_FIELDS})
         row["start"], row["end"] = row.pop("span")
         rows.append(row)
     return rows

@@ -14,7 +14,7 @@ and :func:`doc_results` make the relations and the results.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kg.extract.normalize import normalize_key
@@ -134,6 +134,21 @@ def doc_results(rows: list[Any], mentions: list[Mention]) -> list[ResultMention]
         for (start, end, value, number, unit, relative, evidence,
              method, dataset, metric, task) in split_rows(rows)[2]
     ]  # fmt: skip
+
+
+def mention_index(mentions: Sequence[dict[str, Any]]) -> Callable[[Any], int | None]:
+    """A ``kg_mentions`` dict → its index in ``mentions``; :data:`UNNAMED_ROW` for the unnamed
+    proposal (:func:`kg.extract.stand_ins.unnamed_proposal`, in no text's mentions); None for
+    None or a mention not among them. How relation and result rows name their mentions."""
+    index = {id(m): i for i, m in enumerate(mentions)}
+
+    def of(m: Any) -> int | None:
+        i = index.get(id(m))
+        if i is None and m is not None and m.get("source") == UNNAMED:
+            return UNNAMED_ROW
+        return i
+
+    return of
 
 
 def _by_index(mentions: list[Mention]) -> Callable[[int], Mention | None]:

@@ -123,3 +123,9 @@ def unnamed_proposal() -> Mention:
         "start": -1, "end": -1, "text": "", "label": "Method", "role": str(Rel.PROPOSES),
         "canonical": "", "sent_start": -1, "sent_end": -1, "source": UNNAMED, "confidence": 1.0,
     }  # fmt: skip
+
+
+def proposal_of(mentions: Sequence[Mention]) -> Mention:
+    """What "we" and "our method" stand for: the paper's proposed mention
+    (:func:`proposed_mention`), else :func:`unnamed_proposal`."""
+    return proposed_mention(mentions) or unnamed_proposal()

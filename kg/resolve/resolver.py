@@ -301,6 +301,9 @@ class Resolver:
         self.listed_long_forms: set[str] = set()  # keys undefined acronyms went to, by the list
 
     def add(self, paper_id: str, mentions: list[Mention]) -> None:
+        """Count one paper's mentions, whose paper-wide keys are given already
+        (:func:`~kg.resolve.names.key_capitals`: the build gives them as it makes the
+        mentions, :func:`resolve_entities` before it adds them)."""
         named, compounds = self.named, self.compounds
         proposes = Rel.PROPOSES
         labels: list[tuple[str, str]] = []
@@ -308,7 +311,6 @@ class Resolver:
         aliases: list[tuple[str, str]] = []  # besides the names
         spelled_out: dict[tuple[str, str], bool] = {}  # (acronym, long form) -> proposed here
         coined: dict[str, str] = {}  # keys of the long forms this paper proposes -> a surface
-        key_capitals(mentions)  # (build calls it first: for papers it resolves without add)
         # One pass over the mentions; the counters are updated once per paper, in C.
         for m in mentions:
             text = m.text
@@ -793,5 +795,6 @@ def resolve_entities(mentions_by_paper: dict[str, list[Mention]]) -> dict[str, E
     entities by id. Mentions are updated in place; the result is independent of paper order."""
     resolver = Resolver()
     for pid in sorted(mentions_by_paper):
+        key_capitals(mentions_by_paper[pid])  # (a build does it as it makes the mentions)
         resolver.add(pid, mentions_by_paper[pid])
     return resolver.finish()

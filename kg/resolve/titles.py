@@ -278,7 +278,7 @@ def link_titles(
             phrases.append((n, words, found))
             for ph in found:
                 if ph.entity not in first:
-                    first[ph.entity] = _title_mention(p.title, ph, entities[ph.entity])
+                    first[ph.entity] = _title_mention(p.title, ph.text, entities[ph.entity])
                     ms.append(first[ph.entity])
         head_name = None
         if named is not None:
@@ -291,12 +291,11 @@ def link_titles(
                 ms.append(head_name)
         if head_name is not None:
             _name_the_unnamed(stated, p.id, head_name)
-        if head_name is not None and (kind := _named_kind(p.title, lookup, entities)):
-            stated.relations.setdefault(p.id, []).append(
-                RelationMention(
+            if kind := _named_kind(p.title, lookup, entities):
+                relation = RelationMention(
                     head_name, EntityRel.IS_A.value, kind, p.title, TITLE_CONFIDENCE, rule=TITLE
                 )
-            )
+                stated.relations.setdefault(p.id, []).append(relation)
         proposed = {m.entity for m in ms if m.role == Rel.PROPOSES and m.type in _HEAD_TYPES}
         only = first[next(iter(proposed))] if len(proposed) == 1 else None
         for n, words, found in phrases:
@@ -480,8 +479,7 @@ def _named_kind(
     eid = lookup(key) or entity_id(Label.CONCEPT, key)
     if eid not in entities:
         entities[eid] = Entity(eid, Label.CONCEPT, text)
-    label = entities[eid].label
-    return Mention(0, 0, text, label, DEFAULT_ROLE[label], title, entity=eid, source=TITLE, key=key)
+    return _title_mention(title, text, entities[eid], key=key)
 
 
 def _unwritten_name(title: str, named: str, entities: dict[str, Entity]) -> Mention:
@@ -496,17 +494,7 @@ def _unwritten_name(title: str, named: str, entities: dict[str, Entity]) -> Ment
     eid = entity_id(label, key)
     if eid not in entities:
         entities[eid] = Entity(eid, label, named)
-    return Mention(
-        start=0,
-        end=0,
-        text=named,
-        type=label,
-        role=Rel.PROPOSES,
-        sentence=title,
-        entity=eid,
-        source=TITLE,
-        key=key,
-    )
+    return _title_mention(title, named, entities[eid], Rel.PROPOSES, key)
 
 
 def _lowered(lookup: Callable[[str], str | None], key: str) -> str | None:
@@ -524,15 +512,19 @@ def _allowed(head: Entity | None, tail: Entity) -> bool:
     )
 
 
-def _title_mention(title: str, ph: Phrase, entity: Entity) -> Mention:
+def _title_mention(
+    title: str, text: str, entity: Entity, role: Rel | None = None, key: str | None = None
+) -> Mention:
+    """A mention of ``entity`` only ``title`` makes, written ``text``: the role its type has
+    by default, and ``text``'s merge key, unless given."""
     return Mention(
         start=0,
         end=0,
-        text=ph.text,
+        text=text,
         type=entity.label,
-        role=DEFAULT_ROLE[entity.label],
+        role=DEFAULT_ROLE[entity.label] if role is None else role,
         sentence=title,
         entity=entity.id,
         source=TITLE,
-        key=normalize_key(ph.text),
+        key=normalize_key(text) if key is None else key,
     )
