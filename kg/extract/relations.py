@@ -193,6 +193,7 @@ def load_relation_rules(
     lists = cue_values()
     values: dict[str, Any] = {**pattern_values(load_lexicon()), **lists}
     values["generic_heads"] = [w.lower() for w in read_data_lines(GENERIC_HEADS)]
+    values["proposal_verbs"] = proposal_verbs(read_data_lines("proposal_cues.txt"))
     rules = []
     for number, row in read_jsonl(path):
         try:
@@ -202,6 +203,17 @@ def load_relation_rules(
         except PatternError as exc:
             raise PatternError(f"{path.name} line {number}: {exc}") from None
     return rules
+
+
+def proposal_verbs(cues: Iterable[str]) -> list[str]:
+    """The forms a paper writes its one-word proposal verbs in (``proposal_cues.txt``).
+
+    >>> proposal_verbs(["propose", "present", "put forward"])
+    ['present', 'presented', 'presents', 'propose', 'proposed', 'proposes']
+    """
+    words = [c.lower() for c in cues if " " not in c]
+    past = {w: w + "d" if w.endswith("e") else w + "ed" for w in words}
+    return sorted({f for w in words for f in (w, w + "s", past[w])})
 
 
 @lru_cache(maxsize=4)

@@ -114,6 +114,19 @@ def test_an_apposition_needs_a_name(nlp: Language) -> None:
     assert not any(t[1] == "IS_A" for t in found(nlp, "In training, a sparse encoder is used."))
 
 
+def test_a_kind_before_a_name_is_its_kind_only_when_proposed(nlp: Language) -> None:
+    # "we propose a Y, X" names the kind first; "On a Y, X improves" is a setting, not a kind
+    def by_rule(text: str) -> set[tuple[str, str, str]]:
+        doc = nlp(text)
+        rules = relations_in(doc, doc._.kg_mentions, model=None)
+        return {(r.head["text"], r.type, r.tail["text"]) for r in rules}
+
+    proposed = by_rule("We propose a novel inference algorithm, GuidedSampling, for search.")
+    assert ("GuidedSampling", "IS_A", "inference algorithm") in proposed
+    setting = by_rule("On a real-world benchmark, GuidedSampling improves accuracy.")
+    assert not any(t[1] == "IS_A" for t in setting)
+
+
 def test_a_list_shares_the_relation(nlp: Language) -> None:
     text = "We compare with methods such as Mamba, DeltaNet and RetNet for language modeling."
     doc = nlp(text)
