@@ -208,6 +208,15 @@ def test_own_names_take_the_bracketed_acronym(nlp: Language) -> None:
             "Agent, which analyzes the episode transcript.",
             {("Actor Agent", "PART_OF", "EvoTest"), ("Evolver Agent", "PART_OF", "EvoTest")},
         ),
+        (  # contributions too, when they are methods
+            "We propose ContextGen. Our approach integrates two key technical contributions: a "
+            "Contextual Layout Anchoring (CLA) mechanism and an Identity Consistency Attention "
+            "(ICA) module.",
+            {
+                ("Contextual Layout Anchoring (CLA) mechanism", "PART_OF", "ContextGen"),
+                ("Identity Consistency Attention (ICA) module", "PART_OF", "ContextGen"),
+            },
+        ),
         (  # an item that opens with a name the tagger reads as a verb ("Directed")
             "We propose SPEED. We incorporate three complementary strategies: Influence-based "
             "Prior Filtering (IPF) to retain concepts, Directed Prior Augmentation (DPA) to "
