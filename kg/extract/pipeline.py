@@ -97,10 +97,10 @@ def split_number_ranges(nlp: Language) -> None:
     >>> [t.text for t in nlp.make_doc("by 3.5%–12.69% and 1.3x-2.1x")]
     ['by', '3.5', '%', '–', '12.69', '%', 'and', '1.3x', '-', '2.1x']
     """
-    infixes = nlp.tokenizer.infix_finditer
-    pattern = getattr(getattr(infixes, "__self__", None), "pattern", None)
+    tokenizer: Any = nlp.tokenizer  # (a Tokenizer; spaCy types it as any callable)
+    pattern = getattr(getattr(tokenizer.infix_finditer, "__self__", None), "pattern", None)
     if pattern is not None and _RANGE_DASH not in pattern:
-        nlp.tokenizer.infix_finditer = re.compile(f"{pattern}|{_RANGE_DASH}").finditer
+        tokenizer.infix_finditer = re.compile(f"{pattern}|{_RANGE_DASH}").finditer
 
 
 def add_small_tagger(nlp: Language, path: Path = SMALL_TAGGER_DIR) -> None:

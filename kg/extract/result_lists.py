@@ -67,9 +67,9 @@ class _Candidates:
 
 def pair_in_order(
     doc: Doc, runs: Sequence[Sequence[tuple[int, int]]], spans: Sequence[Arg]
-) -> list[list[Arg | None]]:
+) -> list[list[Arg] | None]:
     """For each run of listed numbers (their token spans, in order), the dataset or task
-    mention each is on, or None for every one where no list pairs with the run.
+    mention each is on, or None where no list pairs with the run.
 
     The list of datasets or tasks (commas between, "and" or "or" before the last) must have as
     many members as the run has numbers, and either come right after the last number (at most
@@ -85,7 +85,7 @@ def pair_in_order(
     [['ChartMimic', 'ReachQA']]
     """
     on = _Candidates.of(spans, _ON, _MISTYPED)
-    paired: list[list[Arg | None]] = []
+    paired: list[list[Arg] | None] = []
     for run in runs:
         first, last = run[0][0], run[-1][1]
         sent = doc[first].sent
@@ -94,7 +94,7 @@ def pair_in_order(
         members = _list_after(doc, on, last, sent.end, gap)
         if len(members) != len(run) and respectively:
             members = _list_before(doc, on, first, sent.start)
-        paired.append(list(members) if len(members) == len(run) else [None] * len(run))
+        paired.append(list(members) if len(members) == len(run) else None)
     return paired
 
 
@@ -169,9 +169,9 @@ def pair_lists(doc: Doc, out: list[Result], runs: list[Run], spans: Sequence[Arg
         if len(run) == 1:
             continue
         pairs = next(pairs_of)
-        if pairs[0] is None:
+        if pairs is None:
             continue
-        members = {id(m) for _, _, m in pairs if m is not None}
+        members = {id(m) for _, _, m in pairs}
         for result, (_, _, m) in zip(results, pairs, strict=True):
             if result.dataset is not None and id(result.dataset) in members:
                 result.dataset = None

@@ -70,7 +70,9 @@ def char_tfidf(texts: Sequence[str], low: int = 3, high: int = 5) -> sp.csr_matr
     return tfidf_of_product(*char_bags(texts, low, high))
 
 
-def char_bags(texts: Sequence[str], low: int = 3, high: int = 5) -> tuple[sp.csr_matrix, ...]:
+def char_bags(
+    texts: Sequence[str], low: int = 3, high: int = 5
+) -> tuple[sp.csr_matrix, sp.csr_matrix]:
     """The texts × words counts and the words × character n-grams counts whose product
     :func:`char_tfidf` weighs."""
     words, vocab = word_bags(texts)
