@@ -10,7 +10,8 @@ A number is a result when it has a unit (``kg/extract/data/relations/results.jso
 points, a factor, a measure such as dB), or, bare, when a metric mention takes it ("an F1 of
 0.89", "0.89 F1") or a result verb comes before it with a metric near ("scores 71.2 BLEU"). A
 number inside a mention ("GPT-4", "top-1", "CIFAR-10") is part of a name, never a result; the
-first number of "from 60% to 75%" is the baseline, not a claim.
+first number of "from 60% to 75%" is the baseline, not a claim (what the words around a number
+say it is: :mod:`kg.extract.number_roles`).
 
 >>> from kg.extract.pipeline import load_pipeline
 >>> doc = load_pipeline()("Our method achieves 85.3% top-1 accuracy on ImageNet.")
@@ -35,7 +36,23 @@ from spacy.vocab import Vocab
 
 from kg.extract.claimants import claimant
 from kg.extract.frames import TRAINING_WORDS
-from kg.extract.lexicon import DATA, load_lexicon, read_data_lines
+from kg.extract.lexicon import DATA, read_data_lines
+from kg.extract.number_roles import (
+    RESULT_VERBS,
+    RETAINED_WORDS,
+    SETTING_CUES,
+    after_by,
+    baselines_number,
+    ends_from_to,
+    in_one_list,
+    is_baseline,
+    is_setting,
+    metric_from_to,
+    metric_takes,
+    score_of,
+    share_of_quality,
+    word_before,
+)
 from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jsonl
 from kg.extract.relations import argument_tokens
 from kg.extract.result_lists import pair_lists, pair_methods, share_change
@@ -49,11 +66,7 @@ RULES_FILE = DATA / "relations" / "results.jsonl"
 NUMBER = r"^[+\-−±~≈∼]?\d+(?:,\d{3})*(?:\.\d+)?$"
 _SIGNED = re.compile(r"^[+\-−±]")
 _CHANGE = frozenset(read_data_lines("relations/result_change_cues.txt"))
-_VERBS = frozenset(read_data_lines("relations/result_verbs.txt"))
-_LINKS = frozenset(read_data_lines("relations/metric_links.txt"))
 _UNITS = [u.lower() for u in read_data_lines("relations/result_units.txt")]
-#: Head words of a metric's name ("appearance score", "MathQA accuracy"): metric_heads.txt.
-_METRIC_HEADS = load_lexicon().metric_heads
 #: How far (tokens) a cue may be from the number it qualifies.
 _WINDOW = 6
 _CLAUSE_END = frozenset({";", ":", "(", ")"})
@@ -139,7 +152,7 @@ def results_in(
             found[start] = (start, end, rule)
     for tok in doc:  # bare numbers that a metric takes ("an F1 of 0.89")
         bare = tok.i not in found and not inside[tok.i] and re.match(NUMBER, tok.text)
-        if bare and (_metric_takes(doc, tok.i, spans) or _score_of(doc, tok.i)):
+        if bare and (metric_takes(doc, tok.i, spans) or score_of(doc, tok.i)):
             found[tok.i] = (tok.i, tok.i + 1, ResultRule("score", "", []))
     # "we", "our method": where the sentence speaks of the proposed entity
     own = [m["start"] for m in stand_ins(doc, inside) if m["refers"] in ("we", "own")]
@@ -149,9 +162,9 @@ def results_in(
         if start < last_end:
             continue  # overlapping matches: the first wins
         last_end = end
-        if _is_setting(doc, end):
+        if is_setting(doc, end):
             continue
-        if not _is_baseline(doc, start, end):  # "from 60% to 75%": 60% is where it started
+        if not is_baseline(doc, start, end):  # "from 60% to 75%": 60% is where it started
             claims.append((start, end, rule))
     # A figure in brackets right after another ("72.50% (+10.73%) on AIME24") is an aside of
     # that claim: on its dataset, and no claim of its own between that and the mentions.
@@ -167,7 +180,7 @@ def results_in(
             continue
         if start in asides and out and previous_end == start - 1:
             result.dataset = out[-1].dataset
-        listed = bool(out) and _listed(doc, previous_end, start)
+        listed = bool(out) and in_one_list(doc, previous_end, start)
         # a mention between the numbers ends the list's shared reading ("44.2% on MATH500 and
         # 84.5% on GSM8K"), and its run (kg/extract/result_lists.py)
         between = listed and any(previous_end <= s0 < start for s0, _, _ in spans)
@@ -189,7 +202,7 @@ def results_in(
         if rule.kind == "signed" and not (
             listed
             or result.metric
-            or _after_by(doc, start, doc[start].sent.start)
+            or after_by(doc, start, doc[start].sent.start)
             or _on_a_mention(doc, end, spans)
         ):
             continue  # "+3" alone may be anything; "by +17.0", "+12.4 accuracy" are changes
@@ -242,7 +255,7 @@ def _with_range_starts(doc: Doc, out: list[Result], inside: list[bool]) -> list[
         ):
             number = doc[first]
             # "improves the error by 0.8-0.9%": "by" before the range makes both changes
-            result.relative = result.relative or _after_by(doc, first, number.sent.start)
+            result.relative = result.relative or after_by(doc, first, number.sent.start)
             unit = result.unit if result.unit in ("%", "×", "") else f" {result.unit}"
             before = claimed.get(number.idx)
             if before is None:
@@ -276,108 +289,6 @@ def _named_by(metric: Mention | None, mentions: Sequence[Mention]) -> Mention | 
     )
 
 
-def _listed(doc: Doc, end: int, start: int) -> bool:
-    """Whether a claim ending at token ``end`` and the next, starting at ``start``, are in one
-    list: a few words between, no verb, no bracket, one sentence."""
-    between = doc[end:start]
-    return (
-        0 < len(between) <= 6
-        and not any(t.tag_.startswith("VB") or t.text in "()[]" for t in between)
-        and not any(t.is_sent_start for t in doc[end : start + 1])
-    )
-
-
-def _metric_takes(doc: Doc, i: int, spans: list[Arg]) -> bool:
-    """Whether a metric mention takes the bare number at token ``i``: right after it ("0.89
-    F1") or before it, linked ("an F1 of 0.89", "accuracy = 92.1") or straight before a number
-    with decimals ("FID 3.34": ICLR 2026 writes 13 in 7 abstracts), or a result verb comes
-    just before the number and a metric follows within a few words ("scores 71.2 on BLEU")."""
-    for start, end, m in spans:
-        if m["label"] != "Metric":
-            continue
-        if start == i + 1 or (end == i and "." in doc[i].text):
-            return True
-        if end <= i and i - end <= 2 and all(t.lower_ in _LINKS for t in doc[end:i]) and end < i:
-            return True
-    verb = i > 0 and doc[i - 1].lower_ in _VERBS
-    near = any(s > i and s - i <= 3 and m["label"] == "Metric" for s, _, m in spans)
-    return bool(verb and near) or _metric_from_to(doc, i, spans)
-
-
-#: Words that, before "of", make the bare number after them a score reached.
-_SCORE_NOUNS = frozenset({"score", "accuracy"})
-
-
-def _score_of(doc: Doc, i: int) -> bool:
-    """Whether the bare number at token ``i`` follows "score of" or "accuracy of", whatever
-    names the score: "achieves a state-of-the-art score of 55.4 on the VSI-Bench", "an overall
-    score of 0.63", "a GenEval score of 0.83" (ICLR 2026: 8 such numbers no metric mention
-    took; "a token rate of 12.5 Hz" is a setting, and "rate" is not among the words)."""
-    return i >= 2 and doc[i - 1].lower_ == "of" and doc[i - 2].lower_ in _SCORE_NOUNS
-
-
-def _metric_from_to(doc: Doc, i: int, spans: list[Arg]) -> bool:
-    """Whether the bare number at token ``i`` is the "to" of "<metric> from A to B": "reduces
-    gFID from 6.18 to 1.61", "the GenEval score from 0.24 to 0.98", "RadGraph F1 (from 29.4 to
-    44.0)" — the level the method reaches (A is the baseline's, :func:`_is_baseline`)."""
-    if not (i >= 3 and doc[i - 1].lower_ == "to" and doc[i - 3].lower_ == "from"):
-        return False
-    if i + 1 < len(doc) and doc[i + 1].tag_.startswith("NN"):
-        return False  # "from 512 to 2048 resolution": a range of settings
-    at = i - 3  # "from"
-    if at > 0 and doc[at - 1].text == "(":
-        at -= 1
-    if at > 0 and doc[at - 1].lower_ in _METRIC_HEADS:  # "the appearance score from ..."
-        return True
-    return any(m["label"] == "Metric" and at - 2 <= end <= at for _, end, m in spans)
-
-
-#: Arrows between a baseline and the level reached: "19.6% → 57.1%" (ICLR 2026: 21 in 11
-#: abstracts).
-_ARROWS = frozenset({"→", "->", "⟶", "⇒"})
-
-
-def _is_baseline(doc: Doc, start: int, end: int) -> bool:
-    """Whether tokens ``start:end`` are the "from" number of "from 60% to 75%", or the number
-    before an arrow ("19.6% → 57.1%")."""
-    if end < len(doc) and doc[end].text in _ARROWS:
-        return True
-    return (
-        start > 0 and end < len(doc) and doc[start - 1].lower_ == "from" and doc[end].lower_ == "to"
-    )
-
-
-def _is_setting(doc: Doc, end: int) -> bool:
-    """Whether the number ending at token ``end`` is written on into a word: "1-step FID",
-    "4-bit", "8-shot" (ICLR 2026: 55 in 38 abstracts) name how it was run, not a result."""
-    return (
-        end + 1 < len(doc)
-        and doc[end].text == "-"
-        and doc[end].whitespace_ == ""
-        and doc[end + 1].is_alpha
-    )
-
-
-#: Words between "by" and the number of a change: "by up to 18%", "by nearly 2x".
-_HEDGES = frozenset({
-    "up", "to", "nearly", "about", "around", "approximately", "roughly", "over", "almost", "an",
-    "a", "average", "of", "more", "than", "at", "least",
-})  # fmt: skip
-
-
-#: Words before a number that make it a setting of the experiment, not a result ("under 128×
-#: update ratio", "using 10% of the data"), unless a change word follows it ("with 2× fewer").
-_SETTING_CUES = frozenset({"under", "using", "at", "given", "with"})
-
-
-def _after_word(doc: Doc, start: int, clause_start: int) -> str:
-    """The word before the number at ``start``, hedges ("up to", "nearly") skipped."""
-    i = start - 1
-    while i > clause_start and doc[i].lower_ in _HEDGES:
-        i -= 1
-    return doc[i].lower_ if i >= clause_start else ""
-
-
 def _mention_after(
     doc: Doc, end: int, spans: list[Arg], words: tuple[str, ...]
 ) -> Mention | None:
@@ -408,49 +319,9 @@ def _method_on(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
     return _mention_after(doc, end, methods, ("on",))
 
 
-#: What a cheaper model keeps of a fuller one's quality: ``retained_nouns.txt``.
-_RETAINED = frozenset(read_data_lines("relations/retained_nouns.txt"))
-#: How many words may come between "of" and a retained noun ("of the original model's
-#: performance").
-_RETAINED_WORDS = 4
-
-
-def _share_of_quality(doc: Doc, end: int, sent_end: int) -> bool:
-    """Whether the percent ending before token ``end`` is a share of a fuller model's quality:
-    "of", then a noun of :data:`_RETAINED` within a few words ("maintaining 98.7% of the
-    original performance"). It is a result relative to that model; a share of anything else
-    ("10% of the data") is how a method was run."""
-    if end >= sent_end or doc[end].lower_ != "of":
-        return False
-    after = doc[end + 1 : min(sent_end, end + 2 + _RETAINED_WORDS)]
-    for t in after:
-        if t.lower_ in _RETAINED:
-            return True
-        if t.is_punct and t.text not in ("'", "-"):
-            return False
-    return False
-
-
-#: Words before a number that make it the baseline's in a comparison: "44.0% vs. 24.0%",
-#: "compared to 22.58% for GPT-4o" ("to", a hedge, is skipped: :func:`_after_word`).
-_VERSUS = frozenset({"vs", "vs.", "versus", "compared"})
 #: How far after a baseline's number the preposition naming its method may come ("22.58%
 #: Pass@1 for GPT-4o").
 _BASELINE_WINDOW = 4
-
-
-def _baselines_number(doc: Doc, start: int, clause_start: int) -> bool:
-    """Whether the number at token ``start`` is the baseline's of a comparison: after "vs.",
-    "versus" or "compared to/with" (hedges such as "only" between)."""
-    word = _after_word(doc, start, clause_start)
-    if word == "with":  # "compared with 22.58%"
-        i = start - 1
-        while i > clause_start and doc[i].lower_ in _HEDGES | {"only", "just"}:
-            i -= 1
-        return i > clause_start and doc[i - 1].lower_ == "compared"
-    if word in ("only", "just") and start >= 2:  # "vs. only 17%"
-        return _baselines_number(doc, start - 1, clause_start)
-    return word in _VERSUS
 
 
 def _baseline_named(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
@@ -464,23 +335,6 @@ def _baseline_named(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | Non
         if doc[i].is_punct:
             return None
     return None
-
-
-def _after_by(doc: Doc, start: int, clause_start: int) -> bool:
-    """Whether "by" comes before the number at ``start`` ("improves by up to 18%"): a change."""
-    return _after_word(doc, start, clause_start) == "by"
-
-
-def _ends_from_to(doc: Doc, start: int) -> bool:
-    """Whether the number starting at token ``start`` is the "to" of "from 60% to 75%", or
-    comes after an arrow ("19.6% → 57.1%")."""
-    if start >= 1 and doc[start - 1].text in _ARROWS:
-        return True
-    return (
-        start >= 3
-        and doc[start - 1].lower_ == "to"
-        and any(t.lower_ == "from" for t in doc[max(0, start - 5) : start - 2])
-    )
 
 
 def _clause(doc: Doc, span: Span) -> tuple[int, int]:
@@ -506,7 +360,7 @@ def _result(
     numbers: list[int],
 ) -> Result | None:
     sent = span.sent
-    retained = rule.kind == "percent" and _share_of_quality(doc, span.end, sent.end)
+    retained = rule.kind == "percent" and share_of_quality(doc, span.end, sent.end)
     after = doc[span.end].lower_ if span.end < sent.end else ""
     if rule.kind == "percent" and after == "of" and not retained:
         return None  # "only 10% of the data", "less than 0.005% of the tokens": a setting
@@ -515,17 +369,17 @@ def _result(
     c0, c1 = _clause(doc, span)
     window = doc[max(c0, span.start - _WINDOW) : min(c1, span.end + 2)]
     changed = any(t.lower_ in _CHANGE for t in doc[span.end : min(c1, span.end + 2)])
-    if _after_word(doc, span.start, c0) in _SETTING_CUES and not changed:
+    if word_before(doc, span.start, c0) in SETTING_CUES and not changed:
         return None  # "under 128× update ratio", "with 4 bits": how it was run, not a claim
-    if rule.kind == "measure" and not any(t.lower_ in _CHANGE | _VERBS for t in window):
+    if rule.kind == "measure" and not any(t.lower_ in _CHANGE | RESULT_VERBS for t in window):
         return None  # "each expert spent over 100 hours": a measure, no claim
     relative = (
         rule.kind == "factor"
         or bool(_SIGNED.match(span[0].text))
         or any(t.lower_ in _CHANGE for t in window)
-        or _after_by(doc, span.start, c0)
+        or after_by(doc, span.start, c0)
         or retained
-    ) and not _ends_from_to(doc, span.start)  # "from 60% to 75%": 75% is the level reached
+    ) and not ends_from_to(doc, span.start)  # "from 60% to 75%": 75% is the level reached
     # A mention another claim of the sentence is nearer to (a number lies between) is that
     # claim's: "85.3% on ImageNet and 2.1 BLEU on WMT14".
     in_sentence = [
@@ -538,14 +392,14 @@ def _result(
     if retained:  # the share's own metric, if it names one: "99% of the accuracy of ..."
         metric = next(
             (m for s, _, m in in_sentence
-             if m["label"] == "Metric" and span.end < s <= span.end + 1 + _RETAINED_WORDS),
+             if m["label"] == "Metric" and span.end < s <= span.end + 1 + RETAINED_WORDS),
             None,
         )  # fmt: skip
     if (
         rule.kind == "score"
         and metric is None
-        and not _metric_from_to(doc, span.start, spans)
-        and not _score_of(doc, span.start)
+        and not metric_from_to(doc, span.start, spans)
+        and not score_of(doc, span.start)
     ):
         return None  # (a metric the recogniser missed may still head "... score from A to B")
     # A dataset or task written before the number is another claim's when a claim of the
@@ -558,7 +412,7 @@ def _result(
     # The subject is shared by the claims of a sentence: "X achieves A and improves B".
     of_sentence = [(s, e, m) for s, e, m in spans if sent.start <= s < sent.end]
     method, setting = claimant(doc, span, of_sentence, proposed, own)
-    if _baselines_number(doc, span.start, c0):
+    if baselines_number(doc, span.start, c0):
         # "26.95% Pass@1 compared to 22.58% for GPT-4o": 22.58% is GPT-4o's, not the claim's
         # subject's; a baseline the sentence does not name ("vs. 17% sequential baseline")
         # reaches no result of the paper's
