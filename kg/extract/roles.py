@@ -73,6 +73,29 @@ def _named_before(m: dict[str, Any], mentions: list[dict[str, Any]]) -> bool:
     return any(n["canonical"].lower() == key and n["start"] < m["start"] for n in mentions)
 
 
+#: Prepositions before a cue that make it what something is for or about, not what the paper
+#: does: "a framework for constructing high-coverage IS tasks", "the problem of constructing
+#: coresets", "insights for developing VLMs" (ICLR 2026: 151 sentences hold "for" or "of" and
+#: a cue's "-ing" form; two abstracts' proposals change, each to the name "we propose" gives:
+#: BaseReward, not the "MRMs" of "a guide for building MRMs").
+_PURPOSE_PREPOSITIONS = frozenset({"for", "of"})
+#: Proposal cues whose object, when "as" follows it, is what the paper recasts, not what it
+#: proposes: "we formulate pose estimation as an inverse problem", "We formulate IS as a
+#: tree-structured reasoning problem" (ICLR 2026: "we formulate" in 31 sentences, 20 of them
+#: "X as", one a name that was proposed; "we formulate a dynamic programming algorithm"
+#: still proposes it).
+_RECASTING_CUES = ("formulat",)
+
+
+def _recast(doc: Doc, cue_end: int, m: dict[str, Any]) -> bool:
+    """Whether the mention ``m`` after the cue ending at token ``cue_end`` is recast ("we
+    formulate X as Y"), not proposed."""
+    if not doc[cue_end - 1].lower_.startswith(_RECASTING_CUES):
+        return False
+    span = doc.char_span(m["start"], m["end"], alignment_mode="expand")
+    return span is not None and span.end < len(doc) and doc[span.end].lower_ == "as"
+
+
 def _ends_object(t: Token) -> bool:
     """Whether a token between a cue (or "our") and a name ends the phrase before the name: a
     bracket or full stop, a preposition, conjunction, relative or finite verb."""
@@ -124,6 +147,8 @@ class RoleAssigner:
                 nxt = t.nbor(1) if t.i + 1 < len(t.doc) else None
                 if nxt is not None and nxt.lower_ == "to":
                     continue  # "we propose to use X": X is used, not proposed
+                if t.i > sent.start and t.nbor(-1).lower_ in _PURPOSE_PREPOSITIONS:
+                    continue  # "a framework for constructing IS tasks": a purpose
                 starts.append(t.i + 1)
             elif w in NAMING_CUES and has_subject:
                 starts.append(t.i + 1)
@@ -293,6 +318,8 @@ class RoleAssigner:
                         continue
                     if not self._object_of_cue(doc, cue_end, m["token"]):
                         break  # "we propose a simple fix, which beats PPO": PPO is no object
+                    if _recast(doc, cue_end, m):
+                        break  # "we formulate MOO as a generation problem": not proposed
                     names = self._names_of_object(doc, m, cue_end, mentions)
                     # A task phrase is what a paper works on ("we propose to study X"), but a
                     # task the cue names ("we propose Quantile Advantage Estimation (QAE)")

@@ -83,6 +83,10 @@ def test_proposed_versus_used(extractor: Extractor) -> None:
         ("We propose a new analysis of ReLU networks and GELU networks.", "", "ReLU"),
         ("We propose a simple fix, which beats PPO on Atari.", "", "PPO"),
         ("We introduce a principled formulation of DPO for diffusion models.", "", "DPO"),
+        # what a problem is recast as, or what a purpose is about, is not proposed
+        ("We formulate MOO as a conditional generation problem.", "", "MOO"),
+        ("We formulate GreedyPO, a regularization scheme.", "GreedyPO", ""),
+        ("We propose a framework for constructing GSM8K problems.", "", "GSM8K"),
     ],
 )
 def test_what_a_proposal_cue_introduces(
