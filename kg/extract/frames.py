@@ -1,12 +1,12 @@
 """Frames: relations a sentence states by its shape, not by the words between two mentions.
 
-Three frames, each a finder of :data:`FRAME_FINDERS` that ``kg_relations`` runs after its token
+Four frames, each a finder of :data:`FRAME_FINDERS` that ``kg_relations`` runs after its token
 patterns: *evaluation frames*, the datasets and tasks a sentence evaluates the paper's own method
-on (below); *component frames*, the parts a sentence lists after announcing them ("ReMix
-consists of three major components: (1) ..., (2) ...": :func:`component_frames`); and *contrast
-frames*, the methods a sentence sets the paper's against ("Unlike GRPO, ReMix ...":
-:func:`contrast_frames`). A fourth, the *baseline frame* (:mod:`kg.extract.baselines`), joins
-them: the named methods a sentence's claimant outperforms, however far apart.
+on (this module); *component frames*, the parts a sentence lists after announcing them ("ReMix
+consists of three major components: (1) ..., (2) ...": :mod:`kg.extract.part_frames`);
+*contrast frames*, the methods a sentence sets the paper's against ("Unlike GRPO, ReMix ...":
+:mod:`kg.extract.contrast_frames`); and the *baseline frame* (:mod:`kg.extract.baselines`),
+the named methods a sentence's claimant outperforms, however far apart.
 
 Abstracts report their evaluation in sentences that name the method and put the datasets
 under "on", "across" or "over", often far apart and in every order: "On five math reasoning
@@ -39,21 +39,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
 from spacy.tokens import Doc
 
 from kg.extract.baselines import BASELINE_CONFIDENCE, BASELINE_RULE, baseline_frames
+from kg.extract.contrast_frames import CONTRAST_CONFIDENCE, CONTRAST_RULE, contrast_frames
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.names import has_capital_or_digit
-from kg.extract.spans import Arg, by_sentence, pseudo_mention
+from kg.extract.part_frames import COMPONENT_CONFIDENCE, COMPONENT_RULE, component_frames
+from kg.extract.spans import Arg, by_sentence
+from kg.extract.stand_ins import is_own, own_names, own_stand_in
 
 #: The ``rule`` of a relation an evaluation frame found, and its confidence.
 FRAME_RULE = "evaluation_frame"
 FRAME_CONFIDENCE = 0.55
-COMPONENT_RULE = "component_frame"
-COMPONENT_CONFIDENCE = 0.6
-CONTRAST_RULE = "contrast_frame"
-CONTRAST_CONFIDENCE = 0.6
 #: What a frame says of the proposed method and a mention under evaluation, by the mention's
 #: label: evaluated on a dataset, used for a task ("Our results on image classification and
 #: survival analysis tasks demonstrate that CENs ..."). A dataset must be named (a capital or
@@ -82,37 +80,7 @@ _PASSED = frozenset(w for opener in _OPENERS for w in opener)
 #: holds models, whatever its members are typed ("across architectures including ResNet").
 _METHOD_NOUNS = frozenset(h + s for h in load_lexicon().method_heads for s in ("", "s"))
 
-#: Component frames: the nouns that announce a system's parts, the words that count them, and
-#: the sentence openers that stand for the paper's method ("It consists of two modules: ...").
-_COMPONENT_NOUNS = frozenset(read_data_lines("relations/component_nouns.txt"))
-_NUMBER_WORDS = frozenset({
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "several",
-    "multiple", "following",
-})  # fmt: skip
-_OWN_OPENERS = frozenset({"it", "this", "our"})
-#: A comma item that opens with a verb or a relative ends an unnumbered list.
-_ENDS_LIST = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "MD", "TO"})
-#: ... unless it is a relative clause of the item before and "and" or "or" goes on after it.
-_RELATIVES = frozenset({"WDT", "WP"})
-#: Contrast frames: the openers that set another method against the paper's.
-_CONTRASTS = tuple(tuple(w.split()) for w in read_data_lines("relations/contrast_openers.txt"))
-_CONTRAST_FIRST_WORDS = frozenset(words[0] for words in _CONTRASTS)
-#: The words after which a contrast opens a clause: "Results show that, compared to Y, X ...".
-_CLAUSE_OPENERS = frozenset({",", "that"})
-#: How near the comma another method, not the paper's, must begin to be what the clause sets
-#: against the contrasted ones ("Compared to FusedKV, FusedKV-Lite ...": at once).
-NAMED_AFTER_COMMA = 1
-_ROMAN = frozenset({"i", "ii", "iii", "iv", "v", "vi", "a", "b", "c", "d", "e"})
 
-
-def own_names(proposed: dict[str, Any], args: Sequence[Arg]) -> frozenset[str]:
-    """The casefolded names the paper's proposed mention goes by: its text, its canonical
-    form, and an acronym written in brackets inside it ("Dendritic LIF (DLIF) model")."""
-    names = {proposed["text"].casefold(), proposed["canonical"].casefold()}
-    for _, _, m in args:
-        if f"({m['text']})" in proposed["text"]:
-            names.add(m["text"].casefold())
-    return frozenset(names)
 
 
 def under_evaluation(doc: Doc, start: int, first: int) -> bool:
@@ -225,12 +193,6 @@ def _own_cue(doc: Doc, group: Sequence[Arg], cue: int, first: int) -> bool:
     )
 
 
-def _own_stand_in(doc: Doc, at: int, refers: str = "own") -> Arg:
-    """The token at ``at`` as a stand-in for the paper's own method: an evaluation cue
-    ("Experiments on ..."), the noun after "our", an opening "It"."""
-    return (at, at + 1, pseudo_mention(doc[at], "stand_in", refers=refers))
-
-
 def evaluation_frames(
     doc: Doc,
     args: Sequence[Arg],
@@ -248,7 +210,7 @@ def evaluation_frames(
     names = own_names(proposed, args)
     found = []
     for first, group in by_sentence(args, sentence_of).items():
-        heads = [a for a in group if _is_own(a[2], names)]
+        heads = [a for a in group if is_own(a[2], names)]
         for arg in group:
             m = arg[2]
             kind = FRAME_TYPES.get(m["label"])
@@ -267,199 +229,8 @@ def evaluation_frames(
             ):
                 # A sentence that reports an evaluation without naming what it evaluates:
                 # the paper's own method ("Experiments on ZsRE and CounterFact show ...").
-                found.append((_own_stand_in(doc, cue), kind, arg))
+                found.append((own_stand_in(doc, cue), kind, arg))
     return found
-
-
-def component_frames(
-    doc: Doc,
-    args: Sequence[Arg],
-    proposed: dict[str, Any] | None,
-    sentence_of: Sequence[int],
-) -> list[tuple[Arg, str, Arg]]:
-    """(part, "PART_OF", whole) for each method a sentence lists as a part of a system after
-    announcing its parts: "ReMix consists of three major components: (1) Mix-policy proximal
-    policy gradient ...; (2) KL-Convex policy constraint ...", "It integrates two key designs:
-    a Linearized Metric Path and a ... mechanism".
-
-    The announcement is a component noun (``component_nouns.txt``) right before a colon, a
-    number or "several" a few words before it. The whole is the paper's proposed method when
-    the words before the colon name it or say "we", "our ...", or open with "It"/"This";
-    otherwise the first named method before the colon; else there is none. The parts are the
-    first method of each item after the colon: items are marked "(1)", "(i)", "1)" when the
-    sentence numbers them, else split at commas, semicolons and "and".
-    """
-    names = own_names(proposed, args) if proposed and proposed["label"] == "Method" else None
-    grouped = by_sentence(args, sentence_of)
-    found = []
-    for colon in _announcements(doc, sentence_of):
-        first = sentence_of[colon]
-        group = grouped.get(first, [])
-        end = colon
-        while end < len(doc) and sentence_of[end] == first:
-            end += 1
-        whole = _whole(doc, [a for a in group if a[0] < colon], names, first)
-        if whole is None:
-            continue
-        for part in _items(doc, [a for a in group if a[0] > colon], colon + 1, end):
-            if part[2]["label"] == "Method" and part[2] is not whole[2]:
-                found.append((part, "PART_OF", whole))
-    return found
-
-
-def _announcements(doc: Doc, sentence_of: Sequence[int]) -> list[int]:
-    """The colons after "N [key] components" (token indexes), the first of each sentence. The
-    colons are found in the doc's array of words: reading every token would cost more."""
-    colon_id = doc.vocab.strings[":"]
-    colons = np.flatnonzero(doc.to_array("ORTH") == colon_id).tolist()
-    found: dict[int, int] = {}
-    for i in colons:
-        first = sentence_of[i]
-        if i == first or first in found or doc[i - 1].lower_ not in _COMPONENT_NOUNS:
-            continue
-        before = doc[max(first, i - 5) : i - 1]
-        if any(t.tag_ == "CD" or t.lower_ in _NUMBER_WORDS for t in before):
-            found[first] = i
-    return sorted(found.values())
-
-
-def _whole(
-    doc: Doc, before: Sequence[Arg], names: frozenset[str] | None, first: int
-) -> Arg | None:
-    if names is not None:
-        for arg in before:
-            m = arg[2]
-            if _is_own(m, names) or m.get("refers") == "we":
-                return arg
-        if doc[first].lower_ in _OWN_OPENERS:
-            return _own_stand_in(doc, first, refers="it")
-    for arg in before:
-        if _named_method(arg[2]):
-            return arg
-    return None
-
-
-def _items(doc: Doc, after: Sequence[Arg], start: int, end: int) -> list[Arg]:
-    """The first argument of each item of the list from token ``start``."""
-    marks = [
-        i + 2 if doc[i].text == "(" else i + 1
-        for i in range(start, end - 1)
-        if (doc[i].text == "(" and i + 2 < end and _is_enumerator(doc[i + 1].text)
-            and doc[i + 2].text == ")")
-        or (doc[i].text != "(" and _is_enumerator(doc[i].text) and doc[i + 1].text == ")"
-            and (i == start or doc[i - 1].text != "("))
-    ]  # fmt: skip
-    numbered = bool(marks)
-    if not numbered:
-        marks = [start] + [i + 1 for i in range(start, end) if doc[i].lower_ in (",", ";", "and")]
-    items = []
-    for a, b in zip(marks, [*marks[1:], end], strict=True):
-        inside = [arg for arg in after if a <= arg[0] < b]
-        if not numbered and a < b and doc[a].tag_ in _ENDS_LIST:
-            if inside and inside[0][0] == a:
-                pass  # a name the tagger read as a verb: "Directed Prior Augmentation (DPA)"
-            elif doc[a].tag_ in _RELATIVES and b < end and doc[b].lower_ in ("and", "or"):
-                continue  # "the Actor Agent, which plays the game, and the Evolver Agent"
-            else:
-                break  # "A, B and C, reaching D": the list is over
-        if inside:
-            items.append(inside[0])
-    return items
-
-
-def _is_enumerator(text: str) -> bool:
-    return text.isdigit() and len(text) == 1 or text in _ROMAN
-
-
-def _is_own(m: dict[str, Any], names: frozenset[str]) -> bool:
-    if m.get("source") == "stand_in":
-        return m.get("refers") == "own"
-    return m["label"] == "Method" and m["text"].casefold() in names
-
-
-def contrast_frames(
-    doc: Doc,
-    args: Sequence[Arg],
-    proposed: dict[str, Any] | None,
-    sentence_of: Sequence[int],
-) -> list[tuple[Arg, str, Arg]]:
-    """(method, "COMPARED_WITH", other method) for each method a clause sets against another
-    before the next comma: "Compared to SAEs, our Sparse CLIP representations ...", "Unlike
-    GRPO and PPO, we ...", "Results show that, compared to SFT, SecP-Tuning ...". The sentence
-    or a clause after "that" or a comma opens with a contrast (``contrast_openers.txt``), and
-    what follows the comma names the paper's method, says "we" or "our method", or is another
-    method written as a name right after it ("Compared to FusedKV, FusedKV-Lite ...")."""
-    starts = _contrast_starts(doc)
-    names = own_names(proposed, args) if proposed and proposed["label"] == "Method" else None
-    found = []
-    for first, group in by_sentence(args, sentence_of).items():
-        opener = _contrast_opener(doc, starts, first, group[-1][0])
-        if opener is None:
-            continue
-        comma = next((i for i in range(opener, len(doc)) if doc[i].text == ","), None)
-        if comma is None or sentence_of[comma] != first:
-            continue
-        after = next((a for a in group if a[0] > comma), None)
-        if after is None:
-            continue
-        if names is not None and doc[after[0] - 1].lower_ == "our" and not _is_own(after[2], names):
-            after = _own_stand_in(doc, after[0])  # "our Sparse CLIP representations"
-        elif not (
-            (names is not None and (_is_own(after[2], names) or after[2].get("refers") == "we"))
-            or (
-                after[0] - comma <= NAMED_AFTER_COMMA
-                and _named_method(after[2])
-                and not _in_list(doc, after[1])
-            )
-        ):
-            continue
-        # The contrasted methods end where a clause begins: "Unlike prior methods that rely
-        # on sparse attention, ..." sets the paper against the methods, not their parts.
-        end = next((i for i in range(opener, comma) if _opens_clause(doc, i)), comma)
-        for arg in group:
-            if opener <= arg[0] < end and arg[2]["label"] == "Method":
-                found.append((after, "COMPARED_WITH", arg))
-    return found
-
-
-def _opens_clause(doc: Doc, i: int) -> bool:
-    """Whether token ``i`` is a verb or a relative, not a participle that modifies a noun
-    ("existing methods", "fine-tuned models")."""
-    tok = doc[i]
-    if tok.tag_ in ("VBG", "VBN") and i + 1 < len(doc):
-        return not doc[i + 1].tag_.startswith(("NN", "JJ"))
-    return tok.tag_ in _ENDS_LIST
-
-
-def _contrast_starts(doc: Doc) -> np.ndarray:
-    """The tokens whose word may open a contrast ("compared", "unlike", "in" ...), found in the
-    doc's array of words: reading every token would cost more."""
-    ids = [doc.vocab.strings[w] for w in _CONTRAST_FIRST_WORDS]
-    return np.flatnonzero(np.isin(doc.to_array("LOWER"), ids))
-
-
-def _contrast_opener(doc: Doc, starts: np.ndarray, first: int, last: int) -> int | None:
-    """The token after the contrast that opens the sentence at token ``first``, or a clause
-    after "that" or a comma before token ``last``; None when there is none. ``starts``: the
-    doc's :func:`_contrast_starts`."""
-    for start in starts[np.searchsorted(starts, first) : np.searchsorted(starts, last)].tolist():
-        if start > first and doc[start - 1].lower_ not in _CLAUSE_OPENERS:
-            continue
-        for words in _CONTRASTS:
-            end = start + len(words)
-            if end <= len(doc) and tuple(t.lower_ for t in doc[start:end]) == words:
-                return end
-    return None
-
-
-def _in_list(doc: Doc, end: int) -> bool:
-    """Whether a list goes on after the argument ending at token ``end``: "such as CFG, NASA,
-    and NAG, ..." names NASA among the contrasted, not against them."""
-    return end < len(doc) and doc[end].lower_ in (",", "and", "or")
-
-
-def _named_method(m: dict[str, Any]) -> bool:
-    return m["label"] == "Method" and has_capital_or_digit(m["text"])
 
 
 #: Each frame finder, the ``rule`` its relations carry and their confidence.

@@ -6,6 +6,8 @@ No spaCy here: the build uses these to name papers without loading the pipeline.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from kg.extract.lexicon import read_data_lines
 
@@ -50,3 +52,14 @@ def is_name_like(text: str) -> bool:
 _DATASET_SUFFIXES = "|".join(re.escape(w) for w in read_data_lines("dataset_suffixes.txt"))
 DATASET_SUFFIX = re.compile(rf"({_DATASET_SUFFIXES}|-\d+[KM])$")
 PROPN_LIKE = re.compile(r"^[A-Z]")
+
+
+def named_method(m: Mapping[str, Any]) -> bool:
+    """Whether a mention (a ``kg_mentions`` dict) is a method written as a name: "GRPO", not
+    "policy gradient methods".
+
+    >>> named_method({"label": "Method", "text": "GRPO"}), named_method({"label": "Method",
+    ...                                                                "text": "baselines"})
+    (True, False)
+    """
+    return m["label"] == "Method" and has_capital_or_digit(m["text"])

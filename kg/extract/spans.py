@@ -56,6 +56,8 @@ NAMING_CUES = frozenset(read_data_lines("naming_cues.txt"))
 COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
 #: Penn tags of finite verbs and modals, which no entity name holds.
 FINITE_VERB_TAGS = frozenset({"VBZ", "VBP", "VBD", "MD"})
+#: Penn tags of a word that opens a clause: verbs, relatives, modals, "to".
+CLAUSE_TAGS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "MD", "TO"})
 #: Verbs the tagger reads as plural nouns after a name ("X surpasses"): verbs_after_names.txt.
 VERBS_AFTER_NAMES = frozenset(read_data_lines("verbs_after_names.txt"))
 #: Penn tags a phrase cannot end with: a conjunction, a determiner, a preposition, a comma or

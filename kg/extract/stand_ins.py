@@ -8,12 +8,13 @@ take a stand-in as they take a mention, and state what they find of the proposed
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from spacy.tokens import Doc, Token
 
 from kg.extract.lexicon import read_data_lines
 from kg.extract.rows import UNNAMED
-from kg.extract.spans import Mention, pseudo_mention
+from kg.extract.spans import Arg, Mention, pseudo_mention
 from kg.schema import Rel
 
 GENERIC_HEADS = "relations/generic_heads.txt"
@@ -129,3 +130,27 @@ def proposal_of(mentions: Sequence[Mention]) -> Mention:
     """What "we" and "our method" stand for: the paper's proposed mention
     (:func:`proposed_mention`), else :func:`unnamed_proposal`."""
     return proposed_mention(mentions) or unnamed_proposal()
+
+
+def own_names(proposed: dict[str, Any], args: Sequence[Arg]) -> frozenset[str]:
+    """The casefolded names the paper's proposed mention goes by: its text, its canonical
+    form, and an acronym written in brackets inside it ("Dendritic LIF (DLIF) model")."""
+    names = {proposed["text"].casefold(), proposed["canonical"].casefold()}
+    for _, _, m in args:
+        if f"({m['text']})" in proposed["text"]:
+            names.add(m["text"].casefold())
+    return frozenset(names)
+
+
+def own_stand_in(doc: Doc, at: int, refers: str = "own") -> Arg:
+    """The token at ``at`` as a stand-in for the paper's own method: an evaluation cue
+    ("Experiments on ..."), the noun after "our", an opening "It"."""
+    return (at, at + 1, pseudo_mention(doc[at], "stand_in", refers=refers))
+
+
+def is_own(m: dict[str, Any], names: frozenset[str]) -> bool:
+    """Whether an argument is the paper's own method: "our method" (not "we"), or a method
+    written by one of its ``names`` (:func:`own_names`)."""
+    if m.get("source") == "stand_in":
+        return m.get("refers") == "own"
+    return m["label"] == "Method" and m["text"].casefold() in names

@@ -7,16 +7,12 @@ import pytest
 from spacy.language import Language
 
 from kg.extract.baselines import BASELINE_RULE
-from kg.extract.frames import (
-    COMPONENT_RULE,
-    CONTRAST_RULE,
-    FRAME_RULE,
-    governing_preposition,
-    own_names,
-    under_evaluation,
-)
+from kg.extract.contrast_frames import CONTRAST_RULE
+from kg.extract.frames import FRAME_RULE, governing_preposition, under_evaluation
 from kg.extract.metric_frames import METRIC_RULE
+from kg.extract.part_frames import COMPONENT_RULE
 from kg.extract.relations import argument_tokens, relations_in
+from kg.extract.stand_ins import own_names
 
 
 def pairs_by(nlp: Language, text: str, rule: str) -> set[tuple[str, str]]:
