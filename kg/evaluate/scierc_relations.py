@@ -60,7 +60,8 @@ from kg.evaluate.scierc import (
     token_offsets,
 )
 from kg.evaluate.scierc_format import SciercRelation, TokenIndex, write_predictions
-from kg.extract.relations import RELATION_TYPES, Relation, relations_in
+from kg.extract.relation_model import RELATION_TYPES
+from kg.extract.relations import Relation, relations_in
 from kg.extract.spans import DERIVED_SOURCES, GENERIC, pseudo_mention
 from kg.extract.stand_ins import is_generic_head
 

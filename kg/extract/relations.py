@@ -3,9 +3,10 @@
 kg's pipeline has a tagger but no dependency parser (excluded for speed), so relations are
 found by token patterns over the words around and between two mentions of one sentence: "X for
 Y", "we apply X to Y", "X is evaluated on Y", "X outperforms Y", "Y such as X". The patterns
-are data (``kg/extract/data/patterns/relations.jsonl``: spaCy ``Matcher`` tokens and kg's
-placeholders, :mod:`kg.extract.patterns`; ``"@arg"`` is a whole mention, ``"%list"`` one of the
-cues of a list in ``kg/extract/data/relations/``). Each line says why it is there ("why").
+are data (``kg/extract/data/patterns/relations.jsonl``, compiled by
+:mod:`kg.extract.relation_rules`: spaCy ``Matcher`` tokens and kg's placeholders; ``"@arg"`` is a
+whole mention, ``"%list"`` one of the cues of a list in ``kg/extract/data/relations/``). Each
+line says why it is there ("why").
 
 "We", "our method", "this approach" are *stand-ins* for the paper's proposed entity (the
 mention ``kg_roles`` marked PROPOSES; :mod:`kg.extract.stand_ins`): a pattern takes them as it
@@ -34,51 +35,31 @@ FooNet USED_FOR protein folding
 
 from __future__ import annotations
 
-import itertools
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache, partial
-from pathlib import Path
+from functools import partial
 from typing import Any
 
 from spacy.language import Language
 from spacy.tokens import Doc, Span
-from spacy.vocab import Vocab
 
 from kg.extract.claimants import is_compared, is_setting_of
 from kg.extract.frames import FRAME_FINDERS, FRAME_RULE
-from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.metric_frames import METRIC_CONFIDENCE, METRIC_RULE, metric_frames
 from kg.extract.names import has_capital_or_digit
-from kg.extract.patterns import (
-    PATTERNS,
-    CuedMatcher,
-    PatternError,
-    expand,
-    pattern_values,
-    read_jsonl,
-)
-from kg.extract.patterns import token_shapes as kg_token_shapes
 from kg.extract.relation_model import (
-    CUE_LISTS,
-    RELATION_TYPES,
     RelationModel,
     lower_and_tags,
     sentence_index,
     shipped_model,
 )
+from kg.extract.relation_rules import RelationRule, rule_matcher
 from kg.extract.rows import mention_index
 from kg.extract.spans import DERIVED_SOURCES, GENERIC, Arg, Mention
-from kg.extract.stand_ins import GENERIC_HEADS, proposal_of, proposed_mention, stand_ins
+from kg.extract.stand_ins import proposal_of, proposed_mention, stand_ins
 from kg.models import MODEL_RULE
 
-RULES_FILE = PATTERNS / "relations.jsonl"
-TOKENS_FILE = PATTERNS / "relations_tokens.jsonl"
-#: "@arg" is a mention: the finder writes the mentions as the doc's entities while it matches
-#: (a native attribute; an extension attribute is a Python predicate, which made matching
-#: slower than the whole pipeline) and then puts the doc's own back.
-_ARG = [{"ENT_IOB": "B"}, {"ENT_IOB": "I", "OP": "*"}]
 #: The frames' finders, with the rule and confidence of what each finds.
 _FINDERS = (*FRAME_FINDERS, (metric_frames, METRIC_RULE, METRIC_CONFIDENCE))
 _ENT_ATTRS: list[int | str] = ["ENT_IOB", "ENT_TYPE"]
@@ -101,125 +82,6 @@ class Relation:
     rule: str
     head_span: tuple[int, int]
     tail_span: tuple[int, int]
-
-
-@dataclass(frozen=True)
-class RelationRule:
-    name: str
-    type: str
-    pattern: list[dict[str, Any]]
-    args: tuple[int, ...]  # the pattern indices of its arguments' first tokens (one or two)
-    head: int  # which of the two arguments, in text order, is the head
-    head_types: frozenset[str] | None
-    tail_types: frozenset[str] | None
-    #: The head is written as a name (a capital or digit): "GRPO, a reinforcement learning
-    #: algorithm", not "In training, a model ...".
-    head_named: bool
-    #: The tail likewise: "FARTrack introduces X" makes X part of FARTrack, "researchers
-    #: introduce X" not; a word for the paper's own method counts as its name ("Our approach
-    #: integrates PTG", "Furthermore, it devises RFA"), "we" does not.
-    tail_named: bool
-    #: For a pattern of one argument: the other is the nearest mention of the right type
-    #: "before" or "after" the match, ``within`` tokens, in the sentence ("X achieves higher
-    #: accuracy than Y": the pattern is "than Y"). A gap in a pattern is no cheaper way: a gap
-    #: after every mention made matching slower than the whole pipeline.
-    nearest: str | None
-    within: int
-    confidence: float
-
-
-# -- the rules ---------------------------------------------------------------------------------
-
-
-def cue_values() -> dict[str, list[str]]:
-    """The cue lists, lower case, by placeholder name."""
-    return {name: [w.lower() for w in read_data_lines(path)] for name, path in CUE_LISTS.items()}
-
-
-def _expansions(pattern: list[Any], phrases: dict[str, list[str]]) -> Iterable[list[Any]]:
-    """``pattern`` with its ``"%list"`` tokens spelt out: a version per length of the list's
-    cues, each token any word of that position (one pattern per cue made matching slow; the
-    mixtures, such as "driven on", are not English and never match).
-
-    >>> list(_expansions(["%c"], {"c": ["via", "based on", "built upon"]}))[1]
-    [{'LOWER': {'IN': ['based', 'built']}}, {'LOWER': {'IN': ['on', 'upon']}}]
-    """
-    choices = []
-    for token in pattern:
-        if isinstance(token, str) and token.startswith("%"):
-            if token[1:] not in phrases:
-                raise PatternError(f"unknown cue list {token!r}")
-            cues = [c.split() for c in phrases[token[1:]]]
-            choices.append([
-                [{"LOWER": {"IN": sorted({c[i] for c in cues if len(c) == n})}} for i in range(n)]
-                for n in sorted({len(c) for c in cues})
-            ])  # fmt: skip
-        else:
-            choices.append([[token]])
-    for combination in itertools.product(*choices):
-        yield [t for part in combination for t in part]
-
-
-def _compile(row: dict[str, Any], pattern: list[Any], shapes: dict, values: dict) -> RelationRule:
-    out: list[dict[str, Any]] = []
-    args = []
-    for token in pattern:
-        if token == "@arg":
-            args.append(len(out))
-            out += _ARG
-        else:
-            out += expand([token], shapes, values)
-    if len(args) != (1 if row.get("nearest") else 2):
-        raise PatternError('a relation pattern has two "@arg" tokens, or one and "nearest"')
-    if row.get("nearest") not in (None, "before", "after"):
-        raise PatternError('"nearest" is "before" or "after"')
-    if row.get("type") not in RELATION_TYPES:
-        raise PatternError(f"unknown relation type {row.get('type')!r}")
-    types = {k: frozenset(row[k]) if k in row else None for k in ("head_types", "tail_types")}
-    return RelationRule(
-        row["rule"], row["type"], out, tuple(args), int(row.get("head", 0)), **types,
-        head_named=bool(row.get("head_named")), tail_named=bool(row.get("tail_named")),
-        nearest=row.get("nearest"),
-        within=int(row.get("within", 8)), confidence=float(row.get("confidence", 0.5)),
-    )  # fmt: skip
-
-
-def load_relation_rules(
-    path: Path = RULES_FILE, tokens_path: Path = TOKENS_FILE
-) -> list[RelationRule]:
-    """The rules of ``relations.jsonl`` in file order (an earlier rule wins a pair of mentions
-    several relate), a rule per version of its ``"%list"`` tokens (:func:`_expansions`)."""
-    shapes = {**kg_token_shapes(), **kg_token_shapes(tokens_path)}
-    lists = cue_values()
-    values: dict[str, Any] = {**pattern_values(load_lexicon()), **lists}
-    values["generic_heads"] = [w.lower() for w in read_data_lines(GENERIC_HEADS)]
-    values["proposal_verbs"] = proposal_verbs(read_data_lines("proposal_cues.txt"))
-    rules = []
-    for number, row in read_jsonl(path):
-        try:
-            if not isinstance(row.get("rule"), str) or not isinstance(row.get("pattern"), list):
-                raise PatternError('a relation rule needs a "rule" name and a "pattern"')
-            rules += [_compile(row, p, shapes, values) for p in _expansions(row["pattern"], lists)]
-        except PatternError as exc:
-            raise PatternError(f"{path.name} line {number}: {exc}") from None
-    return rules
-
-
-def proposal_verbs(cues: Iterable[str]) -> list[str]:
-    """The forms a paper writes its one-word proposal verbs in (``proposal_cues.txt``).
-
-    >>> proposal_verbs(["propose", "present", "put forward"])
-    ['present', 'presented', 'presents', 'propose', 'proposed', 'proposes']
-    """
-    words = [c.lower() for c in cues if " " not in c]
-    past = {w: w + "d" if w.endswith("e") else w + "ed" for w in words}
-    return sorted({f for w in words for f in (w, w + "s", past[w])})
-
-
-@lru_cache(maxsize=4)
-def _matcher(vocab: Vocab) -> tuple[CuedMatcher, list[RelationRule]]:
-    rules = load_relation_rules()
-    return CuedMatcher(vocab, [rule.pattern for rule in rules]), rules
 
 
 # -- finding relations -----------------------------------------------------------------------
@@ -252,7 +114,7 @@ def relations_in(
     if model is _AUTO:
         model = shipped_model()
     args = argument_tokens(doc, mentions, stand_in)
-    matcher, rules = _matcher(doc.vocab)
+    matcher, rules = rule_matcher(doc.vocab)
     sentence_of, sentence_end = sentence_index(doc)
     starts = [a[0] for a in args]
     argued = [  # the sentences with two arguments or more

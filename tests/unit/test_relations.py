@@ -21,13 +21,8 @@ from kg.evaluate.scierc_relations import (
     triple,
 )
 from kg.extract.patterns import PatternError, read_jsonl
-from kg.extract.relations import (
-    RULES_FILE,
-    find_relations,
-    fits_graph,
-    load_relation_rules,
-    relations_in,
-)
+from kg.extract.relation_rules import RULES_FILE, load_relation_rules
+from kg.extract.relations import find_relations, fits_graph, relations_in
 from kg.extract.stand_ins import is_own_it
 
 
