@@ -65,9 +65,6 @@ class RelationRule:
     confidence: float
 
 
-# -- the rules ---------------------------------------------------------------------------------
-
-
 def cue_values() -> dict[str, list[str]]:
     """The cue lists, lower case, by placeholder name."""
     return {name: [w.lower() for w in read_data_lines(path)] for name, path in CUE_LISTS.items()}
