@@ -1,9 +1,10 @@
 """The Neo4j store: load kg's graph into Neo4j, and ask it for related papers.
 
-The graph is written in ``UNWIND $rows`` batches with ``MERGE`` on each node's stable ``id``
-(a uniqueness constraint per label backs every MERGE), inside the driver's managed
-transactions (``execute_write`` retries transient failures). Loading the same graph twice
-therefore leaves the same counts, and a load that died half-way can simply be run again.
+The graph is written in ``UNWIND $rows`` batches (the rows and the statements:
+:mod:`kg.store.neo4j_rows`) with ``MERGE`` on each node's stable ``id`` (a uniqueness
+constraint per label backs every MERGE), inside the driver's managed transactions
+(``execute_write`` retries transient failures). Loading the same graph twice therefore leaves
+the same counts, and a load that died half-way can simply be run again.
 
 Every node kg writes carries ``kg_managed = true``, so ``replace=True`` removes exactly what
 kg loaded before and nothing else that lives in the same database.
@@ -31,9 +32,7 @@ reaches Cypher as a parameter. Every failure becomes one readable :class:`kg.err
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -44,32 +43,32 @@ from kg.schema import (
     KEY,
     LABEL_ATTR,
     NAME,
-    REL_TYPES,
     TYPE_ATTR,
-    VECTOR_PROPERTIES,
     EntityRel,
     Label,
     Rel,
     ResultRel,
     TopicRel,
-    vector_index,
 )
-
-#: A relationship type: from a paper to an entity, or between two entities.
-RelType = Rel | EntityRel | ResultRel | TopicRel
-#: Every relationship type kg writes (what a sync or a replace may remove).
-ALL_RELS: tuple[RelType, ...] = (*Rel, *EntityRel, *ResultRel, *TopicRel)
+from kg.store.neo4j_rows import (
+    ALL_RELS,
+    MANAGED,
+    GraphRows,
+    RelType,
+    delete_statement,
+    graph_to_rows,
+    ident,
+    node_statement,
+    rel_statement,
+    schema_statements,
+    stale_nodes_statement,
+    stale_rels_statement,
+)
 
 DEFAULT_URI = "bolt://localhost:7687"
 DEFAULT_USER = "neo4j"
 DEFAULT_BATCH_SIZE = 5000
 URI_SCHEMES = ("bolt", "neo4j", "bolt+s", "bolt+ssc", "neo4j+s", "neo4j+ssc")
-#: The property that marks a node as written by kg (what ``replace=True`` deletes).
-MANAGED = "kg_managed"
-#: The full-text index over paper titles/abstracts and entity names.
-FULLTEXT_INDEX = "kg_text"
-#: Node properties that are bookkeeping, not graph data (left out of row comparisons).
-NODE_SKIP = {LABEL_ATTR}
 
 if TYPE_CHECKING:  # networkx is imported lazily: `kg --help` should not pay for it
     import networkx as nx
@@ -256,191 +255,6 @@ def neo4j_error(exc: BaseException, conn: Neo4jConnection) -> Neo4jError:
     return Neo4jError(f"Neo4j at {where} failed: {type(exc).__name__}: {message}")
 
 
-# --------------------------------------------------------------------------- rows
-
-
-@dataclass
-class GraphRows:
-    """A graph as Cypher parameter rows: nodes per label and relationships per (type, target
-    label). Node rows are ``{"id", "props"}``; relationship rows ``{"src", "dst", "props"}``."""
-
-    nodes: dict[Label, list[dict[str, Any]]]
-    rels: dict[tuple[RelType, Label, Label], list[dict[str, Any]]]
-
-    @property
-    def node_count(self) -> int:
-        return sum(len(rows) for rows in self.nodes.values())
-
-    @property
-    def rel_count(self) -> int:
-        return sum(len(rows) for rows in self.rels.values())
-
-    @property
-    def total(self) -> int:
-        return self.node_count + self.rel_count
-
-
-def _value(value: Any) -> Any:
-    """A property value Neo4j can store: scalars and homogeneous lists as they are; None stays
-    None (``SET n += props`` then removes the property); anything else as JSON text."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (list, tuple)):
-        items = [v for v in value if v is not None]
-        if all(isinstance(v, str) for v in items) or all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in items
-        ):
-            return list(items)
-        return [v if isinstance(v, str) else json.dumps(v, sort_keys=True) for v in items]
-    return json.dumps(value, sort_keys=True, default=str)
-
-
-def node_properties(node: Any, attrs: Any) -> tuple[Label, dict[str, Any]]:
-    """A node's label and the properties kg writes for it (values as Neo4j stores them, ``id``
-    and ``name`` always set); an unknown label is rejected, since it would be pasted into Cypher.
-    """
-    try:
-        label = Label(attrs[LABEL_ATTR])
-    except (KeyError, ValueError):
-        raise Neo4jError(f"node {node!r} has no kg label (got {attrs.get(LABEL_ATTR)!r})") from None
-    node_id = str(attrs.get(KEY, node))
-    props = {k: _value(v) for k, v in attrs.items() if k not in NODE_SKIP}
-    props[KEY] = node_id
-    props.setdefault(NAME, attrs.get("display_name") or node_id)
-    return label, props
-
-
-def graph_to_rows(G: nx.MultiDiGraph) -> GraphRows:
-    """Split ``G`` into parameter rows for the loader. Pure: no database involved.
-
-    Rows come in a fixed order (sorted by id) so batches are reproducible. Unknown labels or
-    relationship types are rejected: they would have to be pasted into Cypher text.
-
-    >>> import networkx as nx
-    >>> G = nx.MultiDiGraph()
-    >>> G.add_node("p1", id="p1", label="Paper", name="P", title="T", year=2024)
-    >>> G.add_node("dataset:x", id="dataset:x", label="Dataset", name="X", paper_count=1)
-    >>> _ = G.add_edge("p1", "dataset:x", key="EVALUATES_ON", type="EVALUATES_ON", count=2)
-    >>> rows = graph_to_rows(G)
-    >>> rows.nodes[Label.PAPER]
-    [{'id': 'p1', 'props': {'id': 'p1', 'name': 'P', 'title': 'T', 'year': 2024}}]
-    >>> rows.rels[(Rel.EVALUATES_ON, Label.PAPER, Label.DATASET)]
-    [{'src': 'p1', 'dst': 'dataset:x', 'props': {'count': 2}}]
-    """
-    labels: dict[str, Label] = {}
-    nodes: dict[Label, list[dict[str, Any]]] = {}
-    for node, attrs in sorted(G.nodes(data=True), key=lambda na: str(na[0])):
-        label, props = node_properties(node, attrs)
-        labels[node] = label
-        nodes.setdefault(label, []).append({"id": props[KEY], "props": dict(sorted(props.items()))})
-    rels: dict[tuple[RelType, Label, Label], list[dict[str, Any]]] = {}
-    for u, v, key, attrs in sorted(
-        G.edges(keys=True, data=True), key=lambda e: (str(e[0]), str(e[1]), str(e[2]))
-    ):
-        rel = REL_TYPES.get(attrs.get(TYPE_ATTR) or key)
-        if rel is None:
-            raise Neo4jError(f"edge {u!r} -> {v!r} has no kg type (got {key!r})")
-        props = {k: _value(x) for k, x in attrs.items() if k != TYPE_ATTR}
-        row = {
-            "src": str(G.nodes[u].get(KEY, u)),
-            "dst": str(G.nodes[v].get(KEY, v)),
-            "props": dict(sorted(props.items())),
-        }
-        rels.setdefault((rel, labels[u], labels[v]), []).append(row)
-    return GraphRows(nodes=nodes, rels=rels)
-
-
-# --------------------------------------------------------------------------- Cypher text
-# Labels and types below are schema enum values, quoted as identifiers; values are parameters.
-
-
-def _q(name: str) -> str:
-    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
-        raise ValueError(f"not a safe Cypher identifier: {name!r}")
-    return f"`{name}`"
-
-
-def schema_statements(dimensions: int | None = None) -> list[str]:
-    """Constraints (one unique ``id`` per label), the full-text index and, with the papers'
-    text vectors' ``dimensions``, their vector index: all IF NOT EXISTS."""
-    stmts = [
-        f"CREATE CONSTRAINT kg_{label.value.lower()}_id IF NOT EXISTS "
-        f"FOR (n:{_q(label.value)}) REQUIRE n.{KEY} IS UNIQUE"
-        for label in tuple(Label)
-    ]
-    all_labels = "|".join(_q(label.value) for label in tuple(Label))
-    stmts.append(
-        f"CREATE FULLTEXT INDEX {FULLTEXT_INDEX} IF NOT EXISTS FOR (n:{all_labels}) "
-        f"ON EACH [n.title, n.abstract, n.{NAME}]"
-    )
-    if dimensions:
-        config = f"`vector.dimensions`: {int(dimensions)}, `vector.similarity_function`: 'cosine'"
-        stmts += [
-            f"CREATE VECTOR INDEX {vector_index(prop)} IF NOT EXISTS "
-            f"FOR (p:{_q(Label.PAPER.value)}) ON (p.{_q(prop)}) "
-            f"OPTIONS {{indexConfig: {{{config}}}}}"
-            for prop in VECTOR_PROPERTIES
-        ]
-    return stmts
-
-
-def node_statement(label: Label, sync: bool = False) -> str:
-    """Upsert ``$rows`` of ``label``. With ``sync`` the node's properties become the row's (the
-    marker kept), and it returns ``removed``: the properties that went (``$managed`` names the
-    marker, not counted)."""
-    merge = f"UNWIND $rows AS row MERGE (n:{_q(label.value)} {{{KEY}: row.id}}) "
-    if not sync:
-        return merge + f"SET n += row.props, n.{MANAGED} = true"
-    return (
-        merge
-        + "WITH n, row, size([k IN keys(n) WHERE row.props[k] IS NULL AND k <> $managed]) "
-        f"AS stale SET n = row.props, n.{MANAGED} = true RETURN sum(stale) AS removed"
-    )
-
-
-def rel_statement(rel: RelType, src: Label, dst: Label, sync: bool = False) -> str:
-    """Upsert ``$rows`` of ``rel`` from ``src`` to ``dst`` nodes; with ``sync`` as in
-    :func:`node_statement` (``removed``: the properties that went)."""
-    merge = (
-        f"UNWIND $rows AS row "
-        f"MATCH (a:{_q(src.value)} {{{KEY}: row.src}}) "
-        f"MATCH (b:{_q(dst.value)} {{{KEY}: row.dst}}) "
-        f"MERGE (a)-[r:{_q(rel.value)}]->(b) "
-    )
-    if not sync:
-        return merge + "SET r += row.props"
-    return (
-        merge + "WITH r, row, size([k IN keys(r) WHERE row.props[k] IS NULL]) AS stale "
-        "SET r = row.props RETURN sum(stale) AS removed"
-    )
-
-
-def stale_rels_statement(rel: RelType) -> str:
-    """Delete up to ``$limit`` relationships of ``rel`` between kg nodes whose
-    ``source id + $sep + target id`` is not in ``$keep``. (kg ids are unique across labels:
-    an entity's starts with its type.)"""
-    return (
-        f"MATCH (a)-[r:{_q(rel.value)}]->(b) WHERE a.{MANAGED} = true AND b.{MANAGED} = true "
-        f"AND NOT a.{KEY} + $sep + b.{KEY} IN $keep "
-        "WITH r LIMIT $limit DELETE r RETURN count(*) AS deleted"
-    )
-
-
-def stale_nodes_statement(label: Label) -> str:
-    """Delete up to ``$limit`` kg nodes of ``label`` whose id is not in ``$keep``."""
-    return (
-        f"MATCH (n:{_q(label.value)}) WHERE n.{MANAGED} = true AND NOT n.{KEY} IN $keep "
-        "WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS deleted"
-    )
-
-
-def delete_statement(label: Label) -> str:
-    return (
-        f"MATCH (n:{_q(label.value)}) WHERE n.{MANAGED} = true "
-        "WITH n LIMIT $limit DETACH DELETE n RETURN count(*) AS deleted"
-    )
-
-
 # --------------------------------------------------------------------------- loading
 
 
@@ -500,13 +314,13 @@ def delete_kg_nodes(conn: Neo4jConnection, batch_size: int = DEFAULT_BATCH_SIZE)
     """Delete every node kg loaded and its relationships, in bounded transactions (the
     relationships first, so a popular entity never drags thousands of them into one
     transaction). Returns the number of nodes deleted."""
-    paper = _q(Label.PAPER.value)
+    paper = ident(Label.PAPER.value)
     rels = (f"MATCH (p:{paper})-[r]->() WHERE p.{MANAGED} = true "
             "WITH r LIMIT $limit DELETE r RETURN count(*) AS deleted")
     while conn.write(rels, limit=batch_size * 5)[0]["deleted"]:
         pass
     # Then those between kg's entities (USED_FOR, ...), for the same reason.
-    between = "|".join(_q(kind.value) for kind in (*EntityRel, *ResultRel))
+    between = "|".join(ident(kind.value) for kind in (*EntityRel, *ResultRel))
     rels = (f"MATCH (a)-[r:{between}]->(b) WHERE a.{MANAGED} = true AND b.{MANAGED} = true "
             "WITH r LIMIT $limit DELETE r RETURN count(*) AS deleted")
     while conn.write(rels, limit=batch_size * 5)[0]["deleted"]:
@@ -656,20 +470,20 @@ def count_kg_graph(conn: Neo4jConnection) -> dict[str, dict[str, int]]:
     """Counts of kg-managed nodes per label and their relationships per type, in the DB."""
     nodes = {
         label.value: conn.read(
-            f"MATCH (n:{_q(label.value)}) WHERE n.{MANAGED} = true RETURN count(n) AS c"
+            f"MATCH (n:{ident(label.value)}) WHERE n.{MANAGED} = true RETURN count(n) AS c"
         )[0]["c"]
         for label in tuple(Label)
     }
     rels = {
         rel.value: conn.read(
-            f"MATCH (:{_q(Label.PAPER.value)} {{{MANAGED}: true}})-[r:{_q(rel.value)}]->() "
+            f"MATCH (:{ident(Label.PAPER.value)} {{{MANAGED}: true}})-[r:{ident(rel.value)}]->() "
             "RETURN count(r) AS c"
         )[0]["c"]
         for rel in (*Rel, ResultRel.REPORTS, TopicRel.IN_TOPIC)
     }
     for kind in (*EntityRel, *(r for r in ResultRel if r is not ResultRel.REPORTS)):
         rels[kind.value] = conn.read(
-            f"MATCH (a)-[r:{_q(kind.value)}]->(b) WHERE a.{MANAGED} = true "
+            f"MATCH (a)-[r:{ident(kind.value)}]->(b) WHERE a.{MANAGED} = true "
             f"AND b.{MANAGED} = true RETURN count(r) AS c"
         )[0]["c"]
     return {"nodes": nodes, "rels": rels}
@@ -695,7 +509,7 @@ def related_papers_neo4j(
         query.text, paper=paper_id, k=k if k is not None else 2**31 - 1, labels=labels
     )
     if not records and not conn.read(
-        f"MATCH (p:{_q(Label.PAPER.value)} {{{KEY}: $id}}) RETURN count(p) AS c", id=paper_id
+        f"MATCH (p:{ident(Label.PAPER.value)} {{{KEY}: $id}}) RETURN count(p) AS c", id=paper_id
     )[0]["c"]:
         raise NotFoundError(f"paper {paper_id!r} is not in Neo4j at {conn.where} (run `kg load`)")
     out = []
@@ -717,14 +531,14 @@ def paper_lookup_graph(conn: Neo4jConnection) -> nx.MultiDiGraph:
     import networkx as nx
 
     G = nx.MultiDiGraph()
-    paper = _q(Label.PAPER.value)
+    paper = ident(Label.PAPER.value)
     for rec in conn.read(
         f"MATCH (p:{paper}) RETURN p.{KEY} AS id, p.title AS title, "
         "p.display_name AS display_name, left(coalesce(p.abstract, ''), 100) AS abstract"
     ):
         G.add_node(rec["id"], **{LABEL_ATTR: Label.PAPER.value, **rec})
     for rec in conn.read(
-        f"MATCH (p:{paper})-[:{_q(Rel.PROPOSES.value)}]->(e) "
+        f"MATCH (p:{paper})-[:{ident(Rel.PROPOSES.value)}]->(e) "
         f"RETURN p.{KEY} AS paper, e.{KEY} AS id, e.{NAME} AS name, labels(e)[0] AS label, "
         "coalesce(e.aliases, []) AS aliases"
     ):

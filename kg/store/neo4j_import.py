@@ -56,14 +56,13 @@ from kg import atomic
 from kg.errors import GraphFileError, Neo4jError
 from kg.query.canned import cypher_literal
 from kg.schema import KEY, LABEL_ATTR, REL_TYPES, TYPE_ATTR, Label
-from kg.store.neo4j import (
+from kg.store.neo4j import Neo4jConnection, neo4j_error
+from kg.store.neo4j_rows import (  # kg load's own quoting and values: the same Cypher and data
     ALL_RELS,
     MANAGED,
-    Neo4jConnection,
     RelType,
-    _q,  # kg load's own identifier quoting and value conversion: the same Cypher, the same
-    _value,  # values
-    neo4j_error,
+    ident,
+    neo4j_value,
     node_properties,
     schema_statements,
 )
@@ -118,7 +117,7 @@ NULL = _Null()
 
 def node_row(node: Any, attrs: Mapping[str, Any]) -> tuple[Label, dict[str, Any]]:
     """The label and properties ``kg load`` writes for one node, nulls left out (``SET n =
-    row.props`` stores none). Keep in step with :func:`kg.store.neo4j.graph_to_rows`.
+    row.props`` stores none). Keep in step with :func:`kg.store.neo4j_rows.graph_to_rows`.
 
     >>> node_row("p1", {"label": "Paper", "title": "T", "year": None, "keywords": []})
     (<Label.PAPER: 'Paper'>, {'id': 'p1', 'keywords': [], 'name': 'p1', 'title': 'T'})
@@ -139,12 +138,12 @@ def rel_row(
     rel = REL_TYPES.get(attrs.get(TYPE_ATTR) or key)
     if rel is None:
         raise Neo4jError(f"edge {src!r} -> {dst!r} has no kg type (got {key!r})")
-    props = {k: _value(x) for k, x in attrs.items() if k != TYPE_ATTR}
+    props = {k: neo4j_value(x) for k, x in attrs.items() if k != TYPE_ATTR}
     return rel, {k: v for k, v in sorted(props.items()) if v is not None}
 
 
 def value_kind(value: Any) -> str | None:
-    """The importer's column type for a value as :func:`kg.store.neo4j._value` leaves it
+    """The importer's column type for a value as :func:`kg.store.neo4j_rows.neo4j_value` leaves it
     (what ``kg load`` stores): None for null, ``"[]"`` for an empty list. A list with a
     float is ``double[]``: Neo4j stores ``[1, 2.5]`` as ``[1.0, 2.5]``.
 
@@ -291,7 +290,8 @@ def loader_extras(G: nx.MultiDiGraph) -> tuple[dict[str, dict[str, Any]], int]:
     vectors, from the loader's own :func:`kg.store.neo4j.add_text_vectors` (so the same
     numbers), by paper id; and their dimensions for the vector index (0: none). Only the
     papers' ids and vectors are held."""
-    from kg.store.neo4j import GraphRows, add_text_vectors
+    from kg.store.neo4j import add_text_vectors
+    from kg.store.neo4j_rows import GraphRows
 
     papers: list[dict[str, Any]] = [
         {"id": str(attrs.get(KEY, node)), "props": {}}
@@ -407,14 +407,15 @@ def after_import_statements(plan: ImportPlan) -> list[str]:
         if not group.marked:
             continue
         v = "n" if section == NODES else "r"
-        match = f"MATCH ({v}:{_q(name)})" if section == NODES else f"MATCH ()-[{v}:{_q(name)}]->()"
+        what = ident(name)
+        match = f"MATCH ({v}:{what})" if section == NODES else f"MATCH ()-[{v}:{what}]->()"
         lists = {m: cypher_literal(list(value)) for value, m in LIST_MARKERS.items()}
         markers = sorted(group.marked)
         sets = ", ".join(
-            f"{v}.{_q(p)} = CASE "
+            f"{v}.{ident(p)} = CASE "
             + " ".join(f"WHEN '{p}' IN {v}.{m} THEN {lists[m]}" for m in markers
                        if p in group.marked[m])
-            + f" ELSE {v}.{_q(p)} END"
+            + f" ELSE {v}.{ident(p)} END"
             for p in sorted(set().union(*group.marked.values()))
         )
         stmts.append(

@@ -18,7 +18,8 @@ import pytest
 
 from kg.schema import Label
 from kg.store.file import load_graph, save_graph
-from kg.store.neo4j import MANAGED, load_graph_into_neo4j
+from kg.store.neo4j import load_graph_into_neo4j
+from kg.store.neo4j_rows import MANAGED
 from tests.integration.conftest import wipe
 
 pytestmark = pytest.mark.neo4j

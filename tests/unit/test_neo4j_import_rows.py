@@ -26,7 +26,7 @@ from kg.errors import GraphFileError, Neo4jError
 from kg.schema import ENTITY_LABELS, EntityRel, Label, Rel
 from kg.store import neo4j_import as ni
 from kg.store.file import save_graph
-from kg.store.neo4j import MANAGED, graph_to_rows, schema_statements
+from kg.store.neo4j_rows import MANAGED, graph_to_rows, schema_statements
 from tests.unit.test_neo4j_rows import small_graph
 
 

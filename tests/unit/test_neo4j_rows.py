@@ -16,14 +16,12 @@ import pytest
 from kg.errors import Neo4jError, QueryError
 from kg.query.canned import cypher_literal, get_query, list_queries, parse_param_pairs, parse_query
 from kg.schema import ENTITY_LABELS, TEXT_WEIGHT, TYPE_WEIGHT, Label, Rel
-from kg.store.neo4j import (
+from kg.store.neo4j import Neo4jConnection, load_graph_into_neo4j, neo4j_error
+from kg.store.neo4j_rows import (
     MANAGED,
     GraphRows,
-    Neo4jConnection,
     delete_statement,
     graph_to_rows,
-    load_graph_into_neo4j,
-    neo4j_error,
     node_statement,
     rel_statement,
     schema_statements,

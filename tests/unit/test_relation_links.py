@@ -21,7 +21,7 @@ from kg.query.explore import data_counts, describe_node
 from kg.query.index import PaperIndex
 from kg.schema import EntityRel, Label, Rel
 from kg.store.file import graph_from_data, graph_to_data
-from kg.store.neo4j import graph_to_rows, rel_statement
+from kg.store.neo4j_rows import graph_to_rows, rel_statement
 
 TEXT = "We propose GRPO, a reinforcement learning method for math reasoning."
 

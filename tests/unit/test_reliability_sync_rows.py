@@ -9,10 +9,9 @@ from typing import Any
 import networkx as nx
 
 from kg.schema import Label, Rel
-from kg.store.neo4j import (
+from kg.store.neo4j import Neo4jConnection, load_graph_into_neo4j
+from kg.store.neo4j_rows import (
     MANAGED,
-    Neo4jConnection,
-    load_graph_into_neo4j,
     node_statement,
     rel_statement,
     stale_nodes_statement,
