@@ -216,7 +216,8 @@ def test_sparse_rows_cosines_equal_scipys(indexes) -> None:  # type: ignore[no-u
 
 def test_a_saved_text_index_scores_as_the_one_made(tmp_path: Path) -> None:
     # The cached index is a folder of arrays mapped from their files (TextIndex.save / open).
-    from kg.query.text_index import Sentences, TextIndex
+    from kg.query.index_arrays import Sentences
+    from kg.query.text_index import TextIndex
 
     made = TextIndex.from_papers(papers_of(graph()))
     made.save(tmp_path / "t", signature=(4, [1, 2]))
@@ -234,7 +235,8 @@ def test_a_saved_text_index_scores_as_the_one_made(tmp_path: Path) -> None:
 
 
 def test_cosines_by_column_equal_the_scan_of_every_row() -> None:
-    from kg.query.text_index import SparseRows, TextIndex
+    from kg.query.index_arrays import SparseRows
+    from kg.query.text_index import TextIndex
 
     made = TextIndex.from_papers(papers_of(graph()))
     for view in (made.words, made.chars):
@@ -274,11 +276,11 @@ def test_an_index_written_a_view_at_a_time_is_the_one_made_in_memory(
     # TextIndex.write keeps a big corpus's character n-grams out of memory: the counts wait in
     # files and the columns are gathered a range at a time. Small ranges and reads make the
     # seeds take every path: several ranges, several blocks of rows, a range a block skips.
-    from kg.query import text_index
+    from kg.query import index_arrays
     from kg.query.text_index import TextIndex
 
-    monkeypatch.setattr(text_index, "COLUMN_BUDGET", 500)
-    monkeypatch.setattr(text_index, "READ_ROWS", 3)
+    monkeypatch.setattr(index_arrays, "COLUMN_BUDGET", 500)
+    monkeypatch.setattr(index_arrays, "READ_ROWS", 3)
     papers = papers_of(graph())
     TextIndex.from_papers(papers).save(tmp_path / "memory", signature=[1])
     TextIndex.write(tmp_path / "written", papers, signature=[1])
