@@ -46,7 +46,7 @@ from kg.extract.contrast_frames import CONTRAST_CONFIDENCE, CONTRAST_RULE, contr
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.names import has_capital_or_digit
 from kg.extract.part_frames import COMPONENT_CONFIDENCE, COMPONENT_RULE, component_frames
-from kg.extract.spans import Arg, by_sentence
+from kg.extract.spans import CLAUSE_TAGS, Arg, by_sentence
 from kg.extract.stand_ins import is_own, own_names, own_stand_in
 
 #: The ``rule`` of a relation an evaluation frame found, and its confidence.
@@ -69,11 +69,10 @@ _OTHER_SYSTEMS = frozenset({"Method", "Concept", "Generic"})
 _OPENERS = tuple(tuple(w.split()) for w in read_data_lines("relations/list_openers.txt"))
 TRAINING_WORDS = frozenset(read_data_lines("relations/training_words.txt"))
 _QUANTITIES = frozenset(read_data_lines("relations/quantity_nouns.txt"))
-#: Tags that end the scan from a dataset back to its preposition: verbs, relatives, modals,
-#: "to", and prepositions (other than the evaluation ones, checked first).
-_ENDS_SCAN = frozenset(
-    {"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "WDT", "WP", "MD", "TO", "IN", "EX"}
-)
+#: Tags that end the scan from a dataset back to its preposition: what opens a clause (verbs,
+#: relatives, modals, "to"), prepositions (other than the evaluation ones, checked first) and
+#: an existential "there".
+_ENDS_SCAN = CLAUSE_TAGS | {"IN", "EX"}
 #: Words the scan passes over although their tag would end it ("benchmarks like GQA").
 _PASSED = frozenset(w for opener in _OPENERS for w in opener)
 #: Nouns of a kind of method (``method_heads.txt``, singular and plural): a list they head

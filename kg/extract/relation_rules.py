@@ -125,9 +125,10 @@ def load_relation_rules(
     several relate), a rule per version of its ``"%list"`` tokens (:func:`_expansions`)."""
     shapes = {**kg_token_shapes(), **kg_token_shapes(tokens_path)}
     lists = cue_values()
-    values: dict[str, Any] = {**pattern_values(load_lexicon()), **lists}
+    lexicon = load_lexicon()
+    values: dict[str, Any] = {**pattern_values(lexicon), **lists}
     values["generic_heads"] = [w.lower() for w in read_data_lines(GENERIC_HEADS)]
-    values["proposal_verbs"] = proposal_verbs(read_data_lines("proposal_cues.txt"))
+    values["proposal_verbs"] = proposal_verbs(lexicon.proposal_cues)
     rules = []
     for number, row in read_jsonl(path):
         try:

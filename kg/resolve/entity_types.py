@@ -10,7 +10,7 @@ write, which keys a rule found as names, and the shipped lists.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Protocol
 
 from kg.extract.lexicon import load_lexicon
@@ -171,43 +171,17 @@ def _pick_name(forms: dict[str, int]) -> str:
 
 class Corpus(Protocol):
     """What :func:`entity_type` reads beside one entity's votes: the resolver's view of the
-    corpus and the shipped lists (merge keys)."""
+    corpus and the shipped lists, as merge keys."""
 
-    @property
-    def named(self) -> Collection[str]:
-        """Keys with evidence of being a name."""
-
-    @property
-    def compounds(self) -> Collection[str]:
-        """Keys some mention writes as a noun compound."""
-
-    @property
-    def known(self) -> Collection[str]:
-        """Known terms of the shipped lists."""
-
-    @property
-    def generic_names(self) -> frozenset[str]:
-        """Fields, hardware and the like, no name (``generic_names.txt``)."""
-
-    @property
-    def metric_terms(self) -> Collection[str]:
-        """kg's curated metric phrases."""
-
-    @property
-    def listed_methods(self) -> Collection[str]:
-        """The methods of the shipped Papers with Code list."""
-
-    @property
-    def listed_tasks(self) -> Collection[str]:
-        """The tasks of the shipped lists."""
-
-    @property
-    def acronyms(self) -> Mapping[str, tuple[Label, str]]:
-        """Undefined acronyms kg's list knows: their type and long form."""
-
-    @property
-    def listed_long_forms(self) -> Collection[str]:
-        """The keys undefined acronyms went to, by the list."""
+    named: set[str]  # keys with evidence of being a name
+    compounds: set[str]  # keys some mention writes as a noun compound
+    known: frozenset[str]  # known terms of the shipped lists
+    generic_names: frozenset[str]  # fields, hardware and the like: no name
+    metric_terms: frozenset[str]  # kg's curated metric phrases
+    listed_methods: frozenset[str]  # the methods of the shipped Papers with Code list
+    listed_tasks: frozenset[str]  # the tasks of the shipped lists
+    acronyms: dict[str, tuple[Label, str]]  # undefined acronyms kg's list knows, and meanings
+    listed_long_forms: set[str]  # the keys undefined acronyms went to, by the list
 
 
 def entity_type(
