@@ -311,26 +311,6 @@ def tune_process(extraction: bool = False) -> bool:
     return True
 
 
-@contextlib.contextmanager
-def collect_garbage_of_block() -> Iterator[None]:
-    """Collect the reference cycles the block leaves, at its end, scanning only the objects
-    made in it (the older ones are frozen meanwhile).
-
-    For a library call that leaves cyclic garbage behind (networkx's Louvain leaves its
-    working graphs in cycles, the graph it was given among them): inside :func:`paused_gc`
-    nothing would collect them, and a full collection would scan every object of a build.
-    """
-    froze_here = gc.get_freeze_count() == 0  # (else someone else's freeze holds: kept)
-    if froze_here:
-        gc.freeze()
-    try:
-        yield
-    finally:
-        gc.collect()
-        if froze_here:
-            gc.unfreeze()
-
-
 def release_free_memory() -> bool:
     """Hand the heap memory this process has freed back to the system (glibc's
     ``malloc_trim``), between a stage that made much garbage and one that lasts.

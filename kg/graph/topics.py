@@ -13,7 +13,8 @@ How papers are grouped:
    with the square of their paper count.
 2. Each paper keeps its :data:`NEIGHBOURS` closest papers (a k-nearest-neighbour graph): it
    keeps the graph sparse, so clustering costs about linearly in the papers.
-3. networkx's Louvain (``louvain_communities``, seeded) cuts that graph into communities.
+3. Louvain, as networkx does it (:mod:`kg.graph.louvain`, seeded), cuts that graph into
+   communities.
    Communities too small to read on an overview join the topic they are most linked to; papers
    linked to none make the "other" topic.
 
@@ -28,8 +29,8 @@ from array import array
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from kg.graph.louvain import Adjacency, adjacency, louvain_of
 from kg.graph.topic_names import OTHER_NAME, paper_count, topic_profile
-from kg.runtime import collect_garbage_of_block
 from kg.schema import (
     ENTITY_LABELS,
     ID_PREFIX,
@@ -234,21 +235,15 @@ def paper_groups(
     resolution: float | None = None,
 ) -> list[tuple[list[str], bool]]:
     """The papers in topics: (sorted paper ids, is the "other" topic), largest first."""
-    import networkx as nx
-
     k = min(NEIGHBOURS, max(MIN_NEIGHBOURS, len(papers) // 10))
     a, b, w = nearest_edges(
         entity_matrix(papers, entities_of, nodes), text_matrix(papers, nodes), k
     )
     if resolution is None:
         resolution = corpus_resolution(len(papers))
-    with collect_garbage_of_block():  # Louvain leaves its graphs in cycles: G is among them
-        G = nx.Graph()
-        G.add_nodes_from(range(len(papers)))
-        G.add_weighted_edges_from(zip(a.tolist(), b.tolist(), w.tolist(), strict=True))
-        communities = nx.community.louvain_communities(G, resolution=resolution, seed=seed)
-        membership = _fold_small(G, [sorted(c) for c in communities], len(papers))
-        del G
+    adj = adjacency(len(papers), a.tolist(), b.tolist(), w.tolist())
+    communities = louvain_of(adj, resolution=resolution, seed=seed)
+    membership = _fold_small(adj, [sorted(c) for c in communities], len(papers))
     by_topic: dict[int, list[str]] = {}
     for paper, c in zip(papers, membership, strict=True):
         by_topic.setdefault(c, []).append(paper)
@@ -271,7 +266,7 @@ def corpus_resolution(n: int) -> float:
     return 1.0 + (RESOLUTION - 1.0) * t
 
 
-def _fold_small(G: Any, communities: list[list[int]], n: int) -> list[int]:
+def _fold_small(adj: Adjacency, communities: list[list[int]], n: int) -> list[int]:
     """Each paper's community number; a small community joins the large one it has the most
     link weight to (-1, "other", when it has none)."""
     minimum = max(MIN_TOPIC, math.ceil(MIN_SHARE * n))
@@ -282,11 +277,11 @@ def _fold_small(G: Any, communities: list[list[int]], n: int) -> list[int]:
         for i in c:
             membership[i] = number
     for c in communities[len(large) :]:
-        pull: Counter[int] = Counter()
+        pull: dict[int, float] = {}
         for i in c:
-            for j, attrs in G[i].items():
+            for j, weight in adj[i].items():
                 if membership[j] >= 0:
-                    pull[membership[j]] += attrs["weight"]
+                    pull[membership[j]] = pull.get(membership[j], 0) + weight
         best = min(pull, key=lambda t: (-pull[t], t)) if pull else -1
         for i in c:
             membership[i] = best

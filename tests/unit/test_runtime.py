@@ -15,7 +15,6 @@ import pytest
 import kg.runtime
 from kg.errors import InputError, KgError
 from kg.runtime import (
-    collect_garbage_of_block,
     paused_gc,
     release_free_memory,
     start_method,
@@ -85,30 +84,6 @@ def test_steady_malloc_applies_on_glibc_only() -> None:
     glibc = platform.libc_ver()[0] == "glibc"
     assert steady_malloc() is glibc
     assert steady_malloc() is glibc  # once per process, then cached
-
-
-class _Cyclic:
-    def __init__(self) -> None:
-        self.me = self
-
-
-def test_a_blocks_cycles_are_collected_at_its_end_even_while_paused(tuned: None) -> None:
-    import weakref
-
-    older = _Cyclic()
-    old_ref = weakref.ref(older)
-    with paused_gc():
-        del older  # garbage from before the block: left to the collector's next full run
-        with collect_garbage_of_block():
-            made = _Cyclic()
-            ref = weakref.ref(made)
-            del made
-            assert ref() is not None  # nothing collects while the build's pause holds
-        assert ref() is None
-        assert gc.get_freeze_count() == 0  # what the block froze is thawed
-        assert old_ref() is not None
-    gc.collect()
-    assert old_ref() is None
 
 
 FREED_THEN_RELEASED = """
