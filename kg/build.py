@@ -32,7 +32,7 @@ from kg.resolve.naming import (
     unmark_established_names,
 )
 from kg.resolve.titles import TITLE, link_titles
-from kg.runtime import parallel, paused_gc, release_free_memory, start_stages
+from kg.runtime import parallel, paused_gc, release_free_memory, start_stages, yield_the_cpu
 from kg.store.file import graph_from_data, write_graph_data
 
 if TYPE_CHECKING:  # networkx is imported where a graph object is made: a build writes plain data
@@ -236,6 +236,7 @@ def _similarity(
 def _similarity_stage(
     papers: list[Paper], cache_dir: str | Path | None
 ) -> Iterator[dict[str, NeighbourLists]]:
+    yield_the_cpu()  # not needed before assembly: the extraction of the new texts goes first
     yield _similarity(papers, cache_dir)
 
 

@@ -18,6 +18,9 @@ incremental build loads spaCy in a child while the parent reads the cache.
 **Children end with their parent** (:func:`die_with_parent`, called first thing in every
 child kg starts): a SIGKILL of a build leaves no worker running on.
 
+**Priorities**: a child whose value is needed only later yields the CPU to those on the
+critical path (:func:`yield_the_cpu`).
+
 **Process tuning** (:func:`tune_process`): glibc malloc's thresholds and garbage-collector
 pauses around the build's allocation-heavy stages. Only the ``kg`` command turns it on, at its
 entry point: a program that imports kg keeps its own settings. ``KG_FAST=0`` leaves it off.
@@ -308,6 +311,25 @@ def tune_process(extraction: bool = False) -> bool:
     if extraction:
         steady_malloc()
     _gc_pauses = True
+    return True
+
+
+def yield_the_cpu() -> bool:
+    """Lower this child process's priority to the least (Unix ``nice``): for work that must be
+    done by a later stage while the stages before it are on the critical path.
+
+    An incremental build has three processes on its way early on: this one resolving the
+    cached extractions, a child extracting the new texts, and a child computing the text
+    similarity, which is not needed before graph assembly. On two cores the three shared the
+    CPU, and the build waited for the extraction; yielding, the similarity runs in what the
+    other two leave (the same result, sooner). Never the caller's own process: True when the
+    priority was lowered.
+    """
+    import multiprocessing
+
+    if multiprocessing.parent_process() is None or not hasattr(os, "nice"):
+        return False
+    os.nice(19)
     return True
 
 

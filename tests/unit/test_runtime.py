@@ -20,6 +20,7 @@ from kg.runtime import (
     start_method,
     start_stages,
     steady_malloc,
+    yield_the_cpu,
 )
 
 #: The start methods a child process can be started with here.
@@ -152,6 +153,21 @@ def test_stages_reraise_what_the_generator_raised(method: str) -> None:
     stages.next()
     with pytest.raises(InputError, match="papers.csv:4: record has no abstract"):
         stages.next()
+
+
+def _yielding() -> Iterator[object]:
+    yield yield_the_cpu(), os.getpriority(os.PRIO_PROCESS, 0)
+
+
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="no process priorities here")
+def test_a_child_yields_the_cpu_but_the_callers_own_process_never(method: str) -> None:
+    before = os.getpriority(os.PRIO_PROCESS, 0)
+    lowered, priority = start_stages(_yielding).next(last=True)
+    if method == "inline":
+        assert (lowered, priority) == (False, before)
+    else:
+        assert lowered and priority == 19
+    assert os.getpriority(os.PRIO_PROCESS, 0) == before
 
 
 def _big_then_done() -> Iterator[object]:
