@@ -82,6 +82,7 @@ def extract_and_resolve(
     warm: WarmExtractor | None = None,
     remote: DaskExtractor | None = None,
     started: Extractor | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> tuple[dict[str, list[Mention]], dict[str, Entity], int, Statements]:
     """Mentions per paper id and the entities they resolve to, using and filling the cache
     when ``cache_dir`` is given. Returns (mentions, entities, papers found in the cache, the
@@ -96,7 +97,9 @@ def extract_and_resolve(
     ``remote``: extract the new texts on a Dask cluster instead (:mod:`kg.distributed`).
     ``started``: an extractor whose workers run already (:meth:`Extractor.start_workers`),
     used when the new texts want as many, else closed when the extraction starts (the caller
-    closes it too, for when no text is new).
+    closes it too, for when no text is new). ``meanwhile``: work for later stages, done here
+    once the cached mentions are resolved, if the new texts are still being extracted
+    elsewhere: this process would otherwise wait idle.
     """
     texts = [p.abstract for p in papers]
     namespace = f"{model_name(model)}:{pipeline_version()}"
@@ -177,6 +180,8 @@ def extract_and_resolve(
             else:
                 yield from Extractor(model, n_process=workers).raw_mentions(texts)
 
+    if elsewhere is not None and meanwhile is not None:
+        meanwhile()
     if todo or lost:
         results = itertools.chain(
             elsewhere.result() if elsewhere is not None else extracted(todo), extracted(lost)
@@ -231,6 +236,13 @@ def _similarity(
     from kg.graph.similarity import neighbour_lists
 
     return neighbour_lists(papers, cache_dir=cache_dir)
+
+
+def _import_assembly() -> None:
+    """Import the libraries graph assembly imports where it first needs them (numpy and
+    scipy.sparse: the topics), for an incremental build to do while it waits."""
+    import numpy  # noqa: F401
+    import scipy.sparse  # noqa: F401
 
 
 def _similarity_stage(
@@ -324,9 +336,10 @@ def _read_and_extract(
     elif with_similarity:
         similar = functools.partial(_similarity, papers, cache_dir)
     tick = progress(len(papers)) if progress else None
+    meanwhile = _import_assembly if with_similarity else None  # (a build's, not an extract's)
     try:
         mentions, entities, cached, stated = extract_and_resolve(
-            papers, model, cache_dir, tick, n_process, warm, remote, started
+            papers, model, cache_dir, tick, n_process, warm, remote, started, meanwhile
         )
     except BaseException:
         if side is not None:

@@ -730,6 +730,30 @@ def test_warm_extractor_gives_what_the_extractor_gives(
     assert warm.extract(texts) == list(extractor.raw_mentions(texts))
 
 
+def test_an_incremental_extraction_does_later_work_while_the_new_texts_are_extracted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kg.build import extract_and_resolve
+    from kg.extract.extractor import WarmExtractor
+    from kg.models import Paper
+
+    monkeypatch.setenv("KG_START_METHOD", "fork")
+    papers = [
+        Paper("p1", "We propose FooNet, evaluated on ImageNet.", "FooNet"),
+        Paper("p2", "BarNet improves accuracy on CIFAR-10 by 3%.", "BarNet"),
+    ]
+    extract_and_resolve(papers[:1], cache_dir=tmp_path)
+    calls: list[str] = []
+    mentions, entities, cached, _ = extract_and_resolve(
+        papers, cache_dir=tmp_path, warm=WarmExtractor(), meanwhile=lambda: calls.append("done")
+    )
+    assert calls == ["done"] and cached == 1
+    assert (mentions, entities) == extract_and_resolve(papers)[:2]
+    # Nothing new to wait for: nothing done meanwhile.
+    extract_and_resolve(papers, cache_dir=tmp_path, warm=WarmExtractor(), meanwhile=calls.clear)
+    assert calls == ["done"]
+
+
 @pytest.mark.parametrize("method", ["fork", "spawn"])
 def test_worker_processes_give_what_one_process_gives(
     extractor: Extractor, method: str, monkeypatch: pytest.MonkeyPatch
