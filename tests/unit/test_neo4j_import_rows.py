@@ -25,6 +25,7 @@ from kg.cli import main
 from kg.errors import GraphFileError, Neo4jError
 from kg.schema import ENTITY_LABELS, EntityRel, Label, Rel
 from kg.store import neo4j_import as ni
+from kg.store import neo4j_import_plan as nip
 from kg.store.file import save_graph
 from kg.store.neo4j_rows import MANAGED, graph_to_rows, schema_statements
 from tests.unit.test_neo4j_rows import small_graph
@@ -63,11 +64,11 @@ def test_rows_are_kg_loads_without_nulls() -> None:
     G.nodes["paper:0000000000000000"]["mixed"] = ["a", 1, None]
     rows = graph_to_rows(G)
     for node, attrs in G.nodes(data=True):
-        label, props = ni.node_row(node, attrs)
+        label, props = nip.node_row(node, attrs)
         want = next(r for r in rows.nodes[label] if r["id"] == node)["props"]
         assert props == {k: v for k, v in want.items() if v is not None}
     for u, v, key, attrs in G.edges(keys=True, data=True):
-        rel, props = ni.rel_row(u, v, key, attrs)
+        rel, props = nip.rel_row(u, v, key, attrs)
         want = next(r for (t, _, _), rs in rows.rels.items() if t == rel for r in rs
                     if (r["src"], r["dst"]) == (u, v))["props"]
         assert props == {k: x for k, x in want.items() if x is not None}
@@ -75,25 +76,25 @@ def test_rows_are_kg_loads_without_nulls() -> None:
 
 def test_rows_reject_what_kg_load_rejects() -> None:
     with pytest.raises(Neo4jError, match="no kg label"):
-        ni.node_row("x", {"label": "Paper) DETACH DELETE (n"})
+        nip.node_row("x", {"label": "Paper) DETACH DELETE (n"})
     with pytest.raises(Neo4jError, match="no kg type"):
-        ni.rel_row("a", "b", "EVIL`]->()", {"type": "EVIL`]->()"})
+        nip.rel_row("a", "b", "EVIL`]->()", {"type": "EVIL`]->()"})
 
 
 def test_value_kinds_and_cells() -> None:
-    assert ni.value_kind(True) == "boolean" and ni.cell(False, ";") == "false"
-    assert ni.value_kind(2**40) == "long" and ni.cell(2**40, ";") == 2**40
-    assert ni.value_kind([3, 0.5]) == "double[]" and ni.cell([3, 0.5], ";") == "3;0.5"
-    assert ni.cell(0.1 + 0.2, ";") == 0.1 + 0.2  # repr: reads back to the same double
+    assert nip.value_kind(True) == "boolean" and nip.cell(False, ";") == "false"
+    assert nip.value_kind(2**40) == "long" and nip.cell(2**40, ";") == 2**40
+    assert nip.value_kind([3, 0.5]) == "double[]" and nip.cell([3, 0.5], ";") == "3;0.5"
+    assert nip.cell(0.1 + 0.2, ";") == 0.1 + 0.2  # repr: reads back to the same double
     with pytest.raises(TypeError):
-        ni.value_kind({"a": 1})
+        nip.value_kind({"a": 1})
 
 
 def test_nulls_are_unquoted_and_empty_strings_quoted(tmp_path: Path) -> None:
     path = tmp_path / "x.csv"
     with path.open("w", newline="") as f:
         csv.writer(f, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\n").writerow(
-            ["a", ni.NULL, "", 1, 0.5, ni.cell(True, ";")])
+            ["a", nip.NULL, "", 1, 0.5, nip.cell(True, ";")])
     assert path.read_text() == '"a",,"",1,0.5,"true"\n'
 
 
@@ -101,7 +102,7 @@ def test_nulls_are_unquoted_and_empty_strings_quoted(tmp_path: Path) -> None:
 
 
 def test_plan_splits_conflicting_types_and_marks_lists() -> None:
-    plan = ni.plan_import(mixed_graph())
+    plan = nip.plan_import(mixed_graph())
     papers = plan.groups[("nodes", "Paper")]
     assert papers.kinds["year"] == {"long": 1, "string": 1}
     assert papers.marked == {"kg_blank_lists": {"similar_terms"}, "kg_empty_lists": {"authors"}}
@@ -115,19 +116,19 @@ def test_plan_picks_a_delimiter_no_element_contains() -> None:
     G = small_graph(1)
     G.nodes["method:m"]["aliases"] = ["a\x1fb", "c\x1ed"]
     G.nodes["dataset:d"]["name"] = "\x1d in a string is fine"
-    assert ni.plan_import(G).array_delimiter == "\x1d"
+    assert nip.plan_import(G).array_delimiter == "\x1d"
     G.nodes["task:t"]["aliases"] = ["\x1d\x1c"]
     with pytest.raises(Neo4jError, match="array delimiter"):
-        ni.plan_import(G)
+        nip.plan_import(G)
 
 
 def test_plan_sees_multiline_strings_and_rejects_unsafe_names() -> None:
     G = small_graph(1)
     G.nodes["paper:0000000000000000"]["abstract"] = "one\ntwo"
-    assert ni.plan_import(G).multiline
+    assert nip.plan_import(G).multiline
     G.nodes["paper:0000000000000000"]["bad:name"] = 1
     with pytest.raises(Neo4jError, match="bad:name"):
-        ni.plan_import(G)
+        nip.plan_import(G)
 
 
 # --------------------------------------------------------------------------- files
