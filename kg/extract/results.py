@@ -34,8 +34,19 @@ from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
+from kg.extract.claim_mentions import (
+    baseline_named,
+    bracketed_after,
+    clause_of,
+    dataset_in_metric,
+    method_on,
+    nearest,
+    on_a_mention,
+    one_of_a_list,
+    opening_dataset,
+    trained_on,
+)
 from kg.extract.claimants import claimant
-from kg.extract.frames import TRAINING_WORDS
 from kg.extract.lexicon import DATA, read_data_lines
 from kg.extract.number_roles import (
     RESULT_VERBS,
@@ -57,7 +68,7 @@ from kg.extract.patterns import PatternError, expand, numbered_matcher, read_jso
 from kg.extract.relations import argument_tokens
 from kg.extract.result_lists import pair_lists, pair_methods, share_change
 from kg.extract.rows import mention_index
-from kg.extract.spans import GENERIC, Arg, Mention, coordinated
+from kg.extract.spans import Arg, Mention
 from kg.extract.stand_ins import proposal_of, proposed_mention, stand_ins
 
 RULES_FILE = DATA / "relations" / "results.jsonl"
@@ -69,7 +80,6 @@ _CHANGE = frozenset(read_data_lines("relations/result_change_cues.txt"))
 _UNITS = [u.lower() for u in read_data_lines("relations/result_units.txt")]
 #: How far (tokens) a cue may be from the number it qualifies.
 _WINDOW = 6
-_CLAUSE_END = frozenset({";", ":", "(", ")"})
 
 if not Doc.has_extension("kg_results"):
     Doc.set_extension("kg_results", default=None)
@@ -203,7 +213,7 @@ def results_in(
             listed
             or result.metric
             or after_by(doc, start, doc[start].sent.start)
-            or _on_a_mention(doc, end, spans)
+            or on_a_mention(doc, end, spans)
         ):
             continue  # "+3" alone may be anything; "by +17.0", "+12.4 accuracy" are changes
         if listed and not between:
@@ -216,21 +226,8 @@ def results_in(
     pair_methods(doc, out, runs, spans)
     share_change(doc, out, runs, _CHANGE)
     for result in out:  # "an AIME score of 15.5", "ImageNet top-1 accuracy"
-        result.dataset = _named_by(result.metric, mentions) or result.dataset
+        result.dataset = dataset_in_metric(result.metric, mentions) or result.dataset
     return _with_range_starts(doc, out, inside)
-
-
-#: The prepositions between a training word and its data: "trained on X", "tuned with X".
-_TRAINED_ON = frozenset({"on", "with", "using", "from"})
-
-
-def _trained_on(doc: Doc, start: int) -> bool:
-    """Whether the mention at token ``start`` is what something was trained on: a training
-    word (``training_words.txt``), a preposition and determiners or adjectives before it."""
-    i = start - 1
-    while i >= 0 and doc[i].tag_ in ("DT", "JJ", "CD"):
-        i -= 1
-    return i > 0 and doc[i].lower_ in _TRAINED_ON and doc[i - 1].lower_ in TRAINING_WORDS
 
 
 #: What joins the two numbers of a range: "0.8-0.9%", "40 – 80%", "9 to 13×".
@@ -271,85 +268,6 @@ def _with_range_starts(doc: Doc, out: list[Result], inside: list[bool]) -> list[
     return with_starts
 
 
-def _named_by(metric: Mention | None, mentions: Sequence[Mention]) -> Mention | None:
-    """The dataset a metric's name holds ("AIME" of "AIME score"): what the result is on,
-    wherever other datasets stand in the sentence."""
-    if metric is None:
-        return None
-    return next(
-        (
-            m
-            for m in mentions
-            if m["label"] == "Dataset"
-            and metric["start"] <= m["start"]
-            and m["end"] <= metric["end"]
-            and m is not metric
-        ),
-        None,
-    )
-
-
-def _mention_after(
-    doc: Doc, end: int, spans: list[Arg], words: tuple[str, ...]
-) -> Mention | None:
-    """The mention that one of ``words`` and an optional "the" put right after token ``end``
-    ("on MMStar", "in the Dynamic Degree")."""
-    if end >= len(doc) or doc[end].lower_ not in words:
-        return None
-    at = end + 1 + (end + 1 < len(doc) and doc[end + 1].lower_ == "the")
-    return next((m for s, _, m in spans if s == at), None)
-
-
-def _on_a_mention(doc: Doc, end: int, spans: list[Arg]) -> bool:
-    """Whether "on", "in" or "for" and a mention follow the number ending at token ``end``:
-    "+4.1 on MMStar", "+25.28 in Dynamic Degree" (ICLR 2026 writes 18 signed numbers so, 11
-    of which no other cue made a claim)."""
-    return _mention_after(doc, end, spans, ("on", "in", "for")) is not None
-
-
-def _method_on(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
-    """The method-typed mention "on" puts the number ending at token ``end`` on, a bracketed
-    aside between: "62.29% (+12.79%) on AIME25", AIME25 read as a method. It is the result's
-    dataset where the corpus types it one (kg.graph.results), and comes before the method a
-    claim earlier in the sentence was made on (:func:`kg.extract.claimants.claimant`)."""
-    if end < len(doc) and doc[end].text == "(":  # an aside of a few tokens: skipped
-        close = next((i for i in range(end, min(end + 6, len(doc))) if doc[i].text == ")"), None)
-        end = close + 1 if close is not None else end
-    methods = [x for x in in_sentence if x[2]["label"] == "Method"]
-    return _mention_after(doc, end, methods, ("on",))
-
-
-#: How far after a baseline's number the preposition naming its method may come ("22.58%
-#: Pass@1 for GPT-4o").
-_BASELINE_WINDOW = 4
-
-
-def _baseline_named(doc: Doc, end: int, in_sentence: list[Arg]) -> Mention | None:
-    """The method a baseline's number ending at token ``end`` is given to, a few words on:
-    "22.58% for GPT-4o", "50.9 mAP of the DINO", "66.67% with Qwen2.5-VL"."""
-    for i in range(end, min(end + _BASELINE_WINDOW, len(doc))):
-        named = _mention_after(doc, i, in_sentence, ("for", "of", "with", "by"))
-        # (a name after a score may be read as what it was scored on: the corpus decides)
-        if named is not None and named["label"] in ("Method", "Dataset"):
-            return named
-        if doc[i].is_punct:
-            return None
-    return None
-
-
-def _clause(doc: Doc, span: Span) -> tuple[int, int]:
-    """The token range of the part of the sentence around ``span``, cut at ";", ":" and
-    brackets, and at commas (a list of claims: "85.3% on ImageNet, 2.1 BLEU on WMT")."""
-    sent = span.sent
-    start = span.start
-    while start > sent.start and doc[start - 1].text not in _CLAUSE_END | {","}:
-        start -= 1
-    end = span.end
-    while end < sent.end and doc[end].text not in _CLAUSE_END | {","}:
-        end += 1
-    return start, end
-
-
 def _result(
     doc: Doc,
     span: Span,
@@ -366,7 +284,7 @@ def _result(
         return None  # "only 10% of the data", "less than 0.005% of the tokens": a setting
     if rule.kind == "factor" and span.end < sent.end and re.match(NUMBER, doc[span.end].text):
         return None  # "ImageNet 256 × 256", "at 1024× 576 resolution": a size, no factor
-    c0, c1 = _clause(doc, span)
+    c0, c1 = clause_of(doc, span)
     window = doc[max(c0, span.start - _WINDOW) : min(c1, span.end + 2)]
     changed = any(t.lower_ in _CHANGE for t in doc[span.end : min(c1, span.end + 2)])
     if word_before(doc, span.start, c0) in SETTING_CUES and not changed:
@@ -388,7 +306,7 @@ def _result(
         if sent.start <= s < sent.end
         and not any(min(s, span.start) < n < max(e, span.end) and n != span.start for n in numbers)
     ]
-    metric = _nearest(span, [x for x in in_sentence if x[2]["label"] == "Metric"], (c0, c1))
+    metric = nearest(span, [x for x in in_sentence if x[2]["label"] == "Metric"], (c0, c1))
     if retained:  # the share's own metric, if it names one: "99% of the accuracy of ..."
         metric = next(
             (m for s, _, m in in_sentence
@@ -416,23 +334,23 @@ def _result(
         # "26.95% Pass@1 compared to 22.58% for GPT-4o": 22.58% is GPT-4o's, not the claim's
         # subject's; a baseline the sentence does not name ("vs. 17% sequential baseline")
         # reaches no result of the paper's
-        method = _baseline_named(doc, span.end, in_sentence)
+        method = baseline_named(doc, span.end, in_sentence)
         if method is None:
             return None
-    dataset = _bracketed_after(doc, span, in_sentence, "Dataset")
+    dataset = bracketed_after(doc, span, in_sentence, "Dataset")
     if dataset is None:
         # A dataset something was trained on only when the sentence names no other: "On the
         # SQuAD dataset, our model, trained with augmented data, achieves 84.6 F1", but "our
         # architecture trained on ImageNet achieves top-5 accuracy of 65.7%".
         datasets = [x for x in own_side if x[2]["label"] == "Dataset"]
-        tested = [x for x in datasets if not _trained_on(doc, x[0])]
+        tested = [x for x in datasets if not trained_on(doc, x[0])]
         dataset = (
-            _nearest(span, tested or datasets, None)
-            or _opening_dataset(doc, sent.start, spans)
-            or _method_on(doc, span.end, in_sentence)
+            nearest(span, tested or datasets, None)
+            or opening_dataset(doc, sent.start, spans)
+            or method_on(doc, span.end, in_sentence)
             or setting
         )
-        if dataset is not None and _one_of_a_list(doc, dataset, of_sentence):
+        if dataset is not None and one_of_a_list(doc, dataset, of_sentence):
             # "Experiments on MATH, AMC23, and AIME show 8.4% accuracy improvements": a claim
             # on a list is on none of its members alone (a list with as many numbers pairs
             # with them: kg/extract/result_lists.py)
@@ -440,7 +358,7 @@ def _result(
     # A task written after the number is its claim's only within its clause: not in "boosts
     # accuracy by 5.1% on MATH, offering insights for resource allocation", nor in "pose
     # (+4 mAP), body-part segmentation (+22.3 mIoU)" (a bracket ends the clause).
-    task = _nearest(span, [x for x in own_side if x[2]["label"] == "Task" and x[0] < c1], None)
+    task = nearest(span, [x for x in own_side if x[2]["label"] == "Task" and x[0] < c1], None)
     unit = doc[span.end - 1].text if rule.unit == "@token" else rule.unit
     # "by 10×." at a sentence's end is one token: the full stop is not the value's
     value = span.text[:-1] if rule.kind == "factor" and span.text.endswith(".") else span.text
@@ -456,97 +374,6 @@ def _result(
         task=task,
         span=(span.start_char, span.start_char + len(value)),
     )
-
-
-def _one_of_a_list(doc: Doc, mention: Mention, of_sentence: list[Arg]) -> bool:
-    """Whether ``mention`` is a member of a list of mentions of its sentence (``of_sentence``,
-    :func:`_a_list`), such as "MATH, AMC23, and AIME" or "on GSM8K and MATH500" (a recogniser
-    may type a member otherwise: any label but a stand-in's counts)."""
-    ends = {s: e for s, e, m in of_sentence if m["label"] != GENERIC}
-    starts = sorted(ends)
-    at = next((s for s, _, m in of_sentence if m is mention), None)
-    if at is None:
-        return False
-    for s in starts:
-        if s > at:
-            break
-        members = coordinated(doc, ends, s)
-        if at in members and _a_list(doc, members, ends):
-            return True
-    return False
-
-
-def _a_list(doc: Doc, members: list[int], ends: dict[int, int]) -> bool:
-    """Whether coordinated mentions (their first tokens) make a list: "and" or "or" before the
-    last, three or more, or two in brackets of their own ("(VOC, COCO)"). Not two that only a
-    comma parts: "On Meta-World, MoW attains ..." opens with a dataset, then names the method."""
-    if len(members) < 2:
-        return False
-    joined = doc[ends[members[-2]] : members[-1]]
-    last_end = ends[members[-1]]
-    bracketed = (
-        members[0] > 0 and doc[members[0] - 1].text == "("
-        and last_end < len(doc) and doc[last_end].text == ")"
-    )  # fmt: skip
-    return len(members) > 2 or bracketed or any(t.lower_ in ("and", "or") for t in joined)
-
-
-#: Nouns after a dataset's name in an opening "On the X dataset,".
-_DATASET_NOUNS = frozenset({"dataset", "benchmark", "datasets", "benchmarks", "suite", "task"})
-
-
-def _opening_dataset(doc: Doc, first: int, spans: list[Arg]) -> Mention | None:
-    """The dataset of a sentence that opens "On <dataset>," (from token ``first``): every claim
-    of the sentence is made on it ("On the WebGen-Bench dataset, WebGen-Agent increases the
-    accuracy ... from 26.4% to 51.9% and its appearance score from 3.0 to 3.9"), an adverb and
-    a comma before it ("Notably, on LongBench-V1, FASA reaches ...")."""
-    if first + 2 < len(doc) and doc[first].tag_ == "RB" and doc[first + 1].text == ",":
-        first += 2
-    if doc[first].lower_ not in ("on", "across"):
-        return None
-    for start, end, m in spans:
-        if start > first and m["label"] == "Dataset":
-            comma = end < len(doc) and doc[end].text == ","
-            named = end < len(doc) - 1 and doc[end].lower_ in _DATASET_NOUNS
-            between = doc[first + 1 : start]
-            if (comma or (named and doc[end + 1].text == ",")) and all(
-                t.tag_ in ("DT", "JJ", "CD") for t in between
-            ):
-                return m
-            return None
-    return None
-
-
-def _bracketed_after(doc: Doc, span: Span, in_sentence: list[Arg], label: str) -> Mention | None:
-    """The mention of ``label`` right before the bracket that opens on ``span``: "jailbreaking
-    on HarmBench (+72.7%) and on the GSM8K benchmark (+1.6%)" claims +1.6% on GSM8K, though
-    another claim comes before it."""
-    if span.start == 0 or doc[span.start - 1].text != "(":
-        return None
-    return next(
-        (m for s, e, m in in_sentence if e == span.start - 1 and m["label"] == label), None
-    )
-
-
-def _nearest(
-    span: Span,
-    candidates: list[Arg],
-    clause: tuple[int, int] | None,
-) -> Mention | None:
-    """The candidate mention nearest ``span`` (within ``clause`` when given, or the only
-    one of the sentence)."""
-    if clause is not None:
-        inside = [c for c in candidates if clause[0] <= c[0] and c[1] <= clause[1]]
-        if not inside:
-            return candidates[0][2] if len(candidates) == 1 else None
-        candidates = inside
-    if not candidates:
-        return None
-
-    def distance(c: Arg) -> int:
-        return c[0] - span.end if c[0] >= span.end else span.start - c[1]
-
-    return min(candidates, key=distance)[2]
 
 
 @Language.component(
