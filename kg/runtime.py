@@ -37,15 +37,17 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from kg.errors import InputError, KgError
 from kg.extract import fast
 
 START_METHODS = ("fork", "spawn", "inline")
+_T = TypeVar("_T")
+_R = TypeVar("_R")
 
 #: glibc mallopt parameters
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3
@@ -294,6 +296,66 @@ class ProcessStages:
         self._conn.close()
 
 
+def forked_map(fn: Callable[[_T], _R], items: Sequence[_T]) -> list[_R]:
+    """``[fn(x) for x in items]``, the items after the first computed at once by forked copies
+    of this process, this one computing the first; one by one here where children are not
+    forked (:func:`forks`).
+
+    For a process that has loaded what ``fn`` needs and has work worth splitting, but may not
+    start a process pool (a stage's child is a daemon): a copy shares the loaded memory at
+    no cost. Each copy sends its value back pickled through a pipe (``fn``'s values must
+    pickle) and ends with its parent; an exception it raised is raised here, as is a
+    :class:`KgError` when one dies without a word.
+
+    >>> forked_map(len, ["a", "bb", "ccc"])
+    [1, 2, 3]
+    """
+    if len(items) < 2 or not forks():
+        return [fn(x) for x in items]
+    import pickle
+
+    parent = os.getpid()
+    children: list[tuple[int, int]] = []  # (pid, the read end of its pipe)
+    try:
+        for x in items[1:]:
+            read, write = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the copy: compute, send, and end without any clean-up of the parent's
+                os.close(read)
+                code = 0
+                try:
+                    die_with_parent(parent)
+                    payload: tuple[bool, Any] = (True, fn(x))
+                except BaseException as exc:
+                    payload, code = (False, exc), 1
+                try:
+                    with os.fdopen(write, "wb") as sink:
+                        pickle.dump(payload, sink, protocol=pickle.HIGHEST_PROTOCOL)
+                finally:
+                    os._exit(code)
+            os.close(write)  # (so that a later copy does not hold it open)
+            children.append((pid, read))
+        out = [fn(items[0])]
+        while children:
+            pid, read = children.pop(0)
+            with os.fdopen(read, "rb") as source:
+                data = source.read()
+            os.waitpid(pid, 0)
+            if not data:
+                raise KgError("a forked process died (out of memory?)")
+            ok, value = pickle.loads(data)
+            if not ok:
+                raise value
+            out.append(value)
+        return out
+    finally:
+        for pid, read in children:  # left when this one raised: stopped, not waited for long
+            os.close(read)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+
+
 # --------------------------------------------------------------------------- process tuning
 
 _gc_pauses = False
@@ -318,12 +380,12 @@ def yield_the_cpu() -> bool:
     """Lower this child process's priority to the least (Unix ``nice``): for work that must be
     done by a later stage while the stages before it are on the critical path.
 
-    An incremental build has three processes on its way early on: this one resolving the
-    cached extractions, a child extracting the new texts, and a child computing the text
+    An incremental build has three processes on its way early on: the build's own, resolving
+    the cached extractions; a child extracting the new texts; and a child computing the text
     similarity, which is not needed before graph assembly. On two cores the three shared the
-    CPU, and the build waited for the extraction; yielding, the similarity runs in what the
-    other two leave (the same result, sooner). Never the caller's own process: True when the
-    priority was lowered.
+    CPU, and the build waited for the extraction; when the similarity's child yields, it runs
+    in what the other two leave (the same result, sooner). Never in the caller's own process
+    (only a child started by :mod:`multiprocessing` lowers its priority): True when it did.
     """
     import multiprocessing
 

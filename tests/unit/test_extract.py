@@ -728,6 +728,9 @@ def test_warm_extractor_gives_what_the_extractor_gives(
     texts = ["We propose FooNet and evaluate it on ImageNet.", "Accuracy improves by 3%."]
     warm = WarmExtractor()
     assert warm.extract(texts) == list(extractor.raw_mentions(texts))
+    # Enough texts to be split between forked copies of the warm process: the same rows.
+    more = [f"We propose BazNet{i} and reach {60 + i}% accuracy on CIFAR-10." for i in range(20)]
+    assert WarmExtractor().extract(more) == list(extractor.raw_mentions(more))
 
 
 def test_an_incremental_extraction_does_later_work_while_the_new_texts_are_extracted(

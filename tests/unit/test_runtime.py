@@ -15,6 +15,7 @@ import pytest
 import kg.runtime
 from kg.errors import InputError, KgError
 from kg.runtime import (
+    forked_map,
     paused_gc,
     release_free_memory,
     start_method,
@@ -168,6 +169,37 @@ def test_a_child_yields_the_cpu_but_the_callers_own_process_never(method: str) -
     else:
         assert lowered and priority == 19
     assert os.getpriority(os.PRIO_PROCESS, 0) == before
+
+
+def _pid_and_item(item: str) -> tuple[int, str]:
+    if item == "fail":
+        raise InputError("papers.csv:9: no abstract")
+    if item == "die":
+        os._exit(3)  # ends without a word
+    return os.getpid(), item
+
+
+def test_forked_map_computes_in_copies_where_children_fork_else_here(method: str) -> None:
+    got = forked_map(_pid_and_item, ["a", "b", "c"])
+    assert [item for _, item in got] == ["a", "b", "c"]
+    pids = [pid for pid, _ in got]
+    assert pids[0] == os.getpid()
+    if method == "fork":
+        assert len(set(pids)) == 3
+    else:
+        assert set(pids) == {os.getpid()}
+
+
+@pytest.mark.parametrize("bad", ["fail", "die"])
+def test_forked_map_raises_what_a_copy_raised_and_says_when_one_died(
+    bad: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("KG_START_METHOD", "fork")
+    if "fork" not in PROCESS_METHODS:
+        pytest.skip("no fork here")
+    error, match = (InputError, "papers.csv:9") if bad == "fail" else (KgError, "died")
+    with pytest.raises(error, match=match):
+        forked_map(_pid_and_item, ["a", bad, "c"])
 
 
 def _big_then_done() -> Iterator[object]:
