@@ -40,16 +40,8 @@ from typing import Any
 from kg.errors import InputError
 from kg.evaluate.scier import DEFAULT_DATA, SPLIT_FILES, definition_parts, doc_from_scier
 from kg.evaluate.scierc import read_docs
-from kg.evaluate.scierc_relations import (
-    RelationDoc,
-    RelationReport,
-    Triple,
-    corpus_relations,
-    gold_summary,
-    predict_gold,
-    score_relations,
-    snapped,
-)
+from kg.evaluate.scierc_relation_gold import RelationDoc, Triple, corpus_relations, gold_summary
+from kg.evaluate.scierc_relations import RelationReport, predict_gold, score_relations, snapped
 from kg.extract.relations import Relation, relations_in
 from kg.extract.spans import DERIVED_SOURCES
 

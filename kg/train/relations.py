@@ -9,7 +9,7 @@ minute or two on one core):
    spans). Every candidate pair of arguments of a sentence
    (:func:`~kg.extract.relation_model.candidate_pairs`) is an example; its class is the gold
    relation between the two spans, mapped onto kg's types as the scorer maps them
-   (:func:`~kg.evaluate.scierc_relations.map_relation`: FEATURE-OF and CONJUNCTION are NONE).
+   (:func:`~kg.evaluate.scierc_relation_gold.map_relation`: FEATURE-OF and CONJUNCTION are NONE).
    A predicted mention stands for a gold one when both spans are the same or, for training
    only, nearly so (:func:`near_gold`: overlapping, one end shared).
 2. Fit a multinomial logistic regression (scikit-learn, lbfgs; deterministic) on the hashed
@@ -31,12 +31,10 @@ from typing import Any
 import numpy as np
 
 from kg.evaluate.scierc_format import TokenIndex
+from kg.evaluate.scierc_relation_gold import RelationDoc, Triple, load_relation_split
 from kg.evaluate.scierc_relations import (
-    RelationDoc,
     RelationScores,
-    Triple,
     gold_mentions,
-    load_relation_split,
     recognised_generics,
     scorable_mentions,
     score_relations,

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.evaluate.scier_relations import load_relation_split as load_scier
-from kg.evaluate.scierc_relations import LEFT_OUT, gold_summary, load_relation_split
+from kg.evaluate.scierc_relation_gold import LEFT_OUT, gold_summary, load_relation_split
 from tests.unit.test_eval_relations import rescore
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]

@@ -17,12 +17,7 @@ from click.testing import CliRunner
 
 from kg.cli import main
 from kg.evaluate.scier_relations import map_scier
-from kg.evaluate.scierc_relations import (
-    LEFT_OUT,
-    load_relation_split,
-    map_relation,
-    to_scierc,
-)
+from kg.evaluate.scierc_relation_gold import LEFT_OUT, load_relation_split, map_relation, to_scierc
 
 Entity = tuple[str, str, int]  # (phrase, label, which occurrence of the phrase in the doc)
 

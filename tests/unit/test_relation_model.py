@@ -224,7 +224,8 @@ def test_kg_train_relations_passes_its_options_and_reports_the_thresholds(
 def test_scierc_dev_with_gold_mentions_gains_recall(shared_dir: Path) -> None:
     """Rules alone on SciERC dev, gold mentions: P 68.8 R 18.1 F1 28.7; with the shipped
     model P 69.2 R 30.2 F1 42.1 when this was written."""
-    from kg.evaluate.scierc_relations import evaluate, load_relation_split
+    from kg.evaluate.scierc_relation_gold import load_relation_split
+    from kg.evaluate.scierc_relations import evaluate
 
     docs = load_relation_split(shared_dir / "data" / "scierc", "dev")
     micro = evaluate(docs, "gold").directed["micro"]

@@ -12,14 +12,8 @@ import pytest
 from spacy.language import Language
 from spacy.tokens import Doc
 
-from kg.evaluate.scierc_relations import (
-    generic_mentions,
-    load_relation_split,
-    map_relation,
-    record_relations,
-    score_relations,
-    triple,
-)
+from kg.evaluate.scierc_relation_gold import load_relation_split, map_relation, record_relations
+from kg.evaluate.scierc_relations import generic_mentions, score_relations, triple
 from kg.extract.patterns import PatternError, read_jsonl
 from kg.extract.relation_rules import RULES_FILE, load_relation_rules
 from kg.extract.relations import find_relations, fits_graph, relations_in
