@@ -20,7 +20,7 @@ from kg.errors import KgError
 #: ``kg related`` then starts without what ``kg export html`` or ``kg load`` need.
 COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "build": ("core",), "related": ("core",), "show": ("core",), "stats": ("core",),
-    "extract": ("core",), "export": ("core", "html_cmds"), "cache": ("cache_cmds",),
+    "extract": ("core",), "export": ("export_cmds", "html_cmds"), "cache": ("cache_cmds",),
     "eval": ("eval_cmds",), "train": ("eval_cmds",), "trends": ("explore_cmds",),
     "leaderboard": ("explore_cmds",), "load": ("neo4j_cmds",), "query": ("neo4j_cmds",),
 }  # fmt: skip

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from kg.cli.core import echo_json, export, graph_argument, output_option
+from kg.cli.core import echo_json, graph_argument, output_option
+from kg.cli.export_cmds import export
 from kg.errors import InputError
 from kg.html import DEFAULT_HTML_PATH, DEFAULT_MAX_NODES, export_html, left_out_note
 from kg.html.overview import OverviewResult, export_overview, overview_for
