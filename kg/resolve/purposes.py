@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from kg.extract.lexicon import read_data_lines
 from kg.extract.normalize import normalize_key
 from kg.models import Entity
+from kg.resolve.title_phrases import written_as_name
 from kg.resolve.words import word_list
 from kg.schema import Label, entity_id
 
@@ -50,7 +51,7 @@ def purpose_span(words: list[str], described: bool = False) -> tuple[int, int, i
     a named title's description, and its opening phrase is the purpose (``at`` is -1) when
     the segment has no purpose word.
 
-    >>> from kg.resolve.titles import title_words
+    >>> from kg.resolve.title_phrases import title_words
     >>> words = title_words("Dual Distillation for Robust Few-Shot Anomaly Detection in the Wild")
     >>> at, start, end = purpose_span(words)
     >>> words[at], words[start:end]
@@ -91,8 +92,6 @@ def task_name(words: list[str]) -> str:
     >>> task_name(["Text-to-Image", "Generation", "for", "LLM", "Agents", "in", "3D"])
     'text-to-image generation for LLM agents in 3D'
     """
-    from kg.resolve.titles import written_as_name
-
     def part(p: str) -> str:
         return p if written_as_name(p) else p.lower()
 

@@ -6,9 +6,8 @@ Inference for Diffusion Models via Unconditional Scores"). So titles are read he
 corpus is resolved, against what the abstracts of the whole corpus name:
 
 * **Links.** A phrase of the title whose merge key is an entity's, an entity that abstracts
-  name (two papers or more, or this one), links the paper to it, with the title as evidence.
-  In title case, one capitalised word cannot be told from a name ("Reasoning", "Memory"), so
-  a single word counts only when written as a name is ("GRPO", "LoRA", "GPT-4o").
+  name (two papers or more, or this one), links the paper to it, with the title as evidence
+  (which phrases: :mod:`kg.resolve.title_phrases`).
 * **Relations.** ``NAME: ... for TASK``, ``NAME: Towards TASK``, ``NAME: Fast TASK with ...``
   and ``METHOD for TASK`` state that the paper's contribution is used for the task
   (``USED_FOR``), as ``TASK via METHOD`` (or ``using``, ``through``, ``with``) states it of
@@ -16,22 +15,16 @@ corpus is resolved, against what the abstracts of the whole corpus name:
   title's name, else the entity written just before "for", else the paper's one proposed
   method or dataset. A purpose phrase no entity names is a task of its own when it reads as
   one (:mod:`kg.resolve.purposes`).
-
-Words that open or close a phrase (``TITLE_STOP_WORDS``) never start or end a matched phrase:
-"A Regularization Perspective" is not "regularization".
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass
-from functools import lru_cache
+from collections.abc import Callable, Iterable
 
-from kg.extract.lexicon import read_data_lines
 from kg.extract.long_forms import find_long_form
-from kg.extract.normalize import fold_letter_numbers, normalize_key
+from kg.extract.normalize import normalize_key
 from kg.extract.rows import UNNAMED
 from kg.models import Entity, Mention, Paper, RelationMention, Statements
 from kg.resolve.kinds import names_a_kind, worth_a_node
@@ -39,6 +32,13 @@ from kg.resolve.names import in_capitals, name_key, names_a_benchmark
 from kg.resolve.naming import title_name
 from kg.resolve.purposes import STOPS as PURPOSE_STOPS
 from kg.resolve.purposes import purpose_task
+from kg.resolve.title_phrases import (
+    Phrase,
+    TitleIndex,
+    find_phrases,
+    mention_keys,
+    title_words,
+)
 from kg.resolve.words import word_list
 from kg.schema import DEFAULT_ROLE, ENTITY_REL_TRIPLES, EntityRel, Label, Rel, entity_id
 
@@ -47,13 +47,6 @@ TITLE = "title"
 #: A relation a title states: as sure as a pattern's in a sentence, a little less than a "we
 #: propose" (titles are terse, and "for" also opens a purpose: "Tricks for ...").
 TITLE_CONFIDENCE = 0.7
-#: Papers whose abstracts must name an entity before a title's phrase links to it: one
-#: abstract's odd typing or span does not spread to every title that shares its words.
-MIN_SUPPORT = 2
-#: The longest phrase looked up, in words.
-MAX_WORDS = 8
-#: Words that never open or close a matched phrase: ``title_stop_words.txt``.
-TITLE_STOP_WORDS = frozenset(word_list("title_stop_words.txt"))
 #: The words after which a title names the method of what it names before them: "Y via X".
 _VIA = frozenset({"via", "using", "through", "with"})
 #: The words after which a title names what its contribution is for, the first found first:
@@ -72,166 +65,6 @@ _DESCRIPTION_WORDS = 3
 #: version maybe ("RayI2P", "CircuitNet 3.0"): longer ones are as often claims ("LLMs are
 #: Greedy Agents", "RL's Razor", "LoRA meets Riemannion").
 _ONE_NAME = re.compile(r"\S+(?: v?\d+(?:\.\d+)*)?")
-#: The words normalize_key drops from the start of a form (it would from a title's phrase).
-_LEADING_WORDS = frozenset(read_data_lines("leading_words.txt"))
-_WORD = re.compile(r"[\w$\\][\w$\\'’+./-]*")
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """An entity a title names: words ``start``..``end`` (exclusive) of its segment."""
-
-    start: int
-    end: int
-    text: str
-    entity: str
-
-
-def title_words(text: str) -> list[str]:
-    """The words of a title segment, trailing dots and hyphens off.
-
-    >>> title_words("KV-Cache Transform Coding for LLMs.")
-    ['KV-Cache', 'Transform', 'Coding', 'for', 'LLMs']
-    """
-    return [w.rstrip(".-") for w in _WORD.findall(text) if w.rstrip(".-")]
-
-
-def written_as_name(word: str) -> bool:
-    """Whether one title word reads as a name whatever the title's case: a capital or a digit
-    after its first letter.
-
-    >>> [written_as_name(w) for w in ("GRPO", "LoRA", "GPT-4o", "Reasoning", "memory", "3D")]
-    [True, True, True, False, False, True]
-    """
-    return len(word) > 1 and (word[1:].lower() != word[1:] or any(c.isdigit() for c in word))
-
-
-#: A title word :func:`span_key` can put together without :func:`normalize_key`: ASCII letters
-#: and digits, single hyphens inside (no dots, no markup).
-_PLAIN = re.compile(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*")
-
-
-#: A plain word's parts of a merge key: inside a phrase, alone, last of a phrase.
-WordKeys = tuple[str, str, str]
-
-
-@lru_cache(maxsize=1 << 16)
-def _word_keys(word: str) -> WordKeys | None:
-    """The parts a plain word gives a merge key: inside a phrase, alone, and last of a phrase
-    (singular there when it reads as a plural); None for any other word."""
-    if not _PLAIN.fullmatch(word):
-        return None
-    # (after "0", not a letter: "x 3D" would fold to "x3d")
-    return word.lower(), name_key(word), normalize_key("0 " + word)[2:]
-
-
-def span_key(words: list[str], i: int, j: int, parts: Sequence[WordKeys | None] = ()) -> str:
-    """``normalize_key`` of ``words[i:j]`` joined, put together from each word's parts (a
-    title has a few dozen phrases to look up, and each is new); ``parts``: the words'
-    :func:`_word_keys`, when known.
-
-    >>> words = title_words("Large Language Models for Code")
-    >>> span_key(words, 0, 3), span_key(words, 4, 5), span_key(words, 2, 3)
-    ('large-language-model', 'code', 'models')
-    """
-    inner = parts[i:j] if parts else [_word_keys(w) for w in words[i:j]]
-    if any(p is None for p in inner) or words[i].lower() in _LEADING_WORDS:
-        return normalize_key(" ".join(words[i:j]))
-    if j - i == 1:
-        return inner[0][1]  # type: ignore[index]
-    joined = "-".join([*(p[0] for p in inner[:-1]), inner[-1][2]])  # type: ignore[index]
-    return fold_letter_numbers(joined)
-
-
-def find_phrases(
-    words: list[str],
-    lookup: Callable[[str], str | None],
-    starts: Collection[str] | None = None,
-    ends: Collection[str] | None = None,
-) -> list[Phrase]:
-    """The entities ``words`` name, longest first from the left, not overlapping, each ending
-    its noun phrase (a stop word or the end comes after it). ``starts``
-    and ``ends``: the first and last words of ``lookup``'s keys, when known; a phrase of plain
-    words whose key would open or close with another word is not looked up.
-
-    >>> lookup = {"diffusion-model": "concept:dm", "grpo": "method:grpo"}.get
-    >>> [p.text for p in find_phrases(title_words("GRPO for Diffusion Models"), lookup)]
-    ['GRPO', 'Diffusion Models']
-    >>> find_phrases(title_words("A Diffusion Perspective"), {"diffusion": "m:d"}.get)
-    []
-    >>> lookup = {"contextual-information": "c:ci", "information-retrieval": "t:ir"}.get
-    >>> [p.text for p in find_phrases(title_words("Contextual Information Retrieval"), lookup)]
-    ['Information Retrieval']
-    """
-    parts = [_word_keys(w) for w in words]
-    found: list[Phrase] = []
-    i = 0
-    while i < len(words):
-        hit = None
-        first = parts[i]
-        if words[i].lower() not in TITLE_STOP_WORDS:
-            opens = starts is None or first is None or first[0].partition("-")[0] in starts
-            for j in range(min(len(words), i + MAX_WORDS), i, -1):
-                if words[j - 1].lower() in TITLE_STOP_WORDS:
-                    continue
-                # A phrase ends its noun phrase: "Contextual Information" of "Contextual
-                # Information Retrieval" is no phrase there, and must not hide the one that is.
-                if j < len(words) and words[j].lower() not in TITLE_STOP_WORDS:
-                    continue
-                if j - i == 1 and not written_as_name(words[i]):
-                    break
-                last = parts[j - 1]
-                if j - i > 1 and last is not None and first is not None:
-                    if not opens:
-                        continue
-                    if ends is not None and last[2].rpartition("-")[2] not in ends:
-                        continue
-                eid = lookup(span_key(words, i, j, parts))
-                if eid is not None:
-                    hit = Phrase(i, j, " ".join(words[i:j]), eid)
-                    break
-        if hit is None:
-            i += 1
-        else:
-            found.append(hit)
-            i = hit.end
-    return found
-
-
-class TitleIndex:
-    """The entities abstracts name in :data:`MIN_SUPPORT` papers or more, by the merge keys
-    their mentions have (an acronym's too), for :func:`find_phrases`; a key two entities share
-    is the one more papers name's. ``starts`` and ``ends``: the first and last words of every
-    mention's key."""
-
-    def __init__(self, mentions: dict[str, list[Mention]], entities: dict[str, Entity]) -> None:
-        self.support = {eid: e.paper_count for eid, e in entities.items()}
-        keys: dict[str, set[str]] = {}
-        for ms in mentions.values():
-            for m in ms:
-                if m.key and m.entity in entities:
-                    keys.setdefault(m.entity, {m.entity.partition(":")[2]}).update(mention_keys(m))
-        self.entity_of: dict[str, str] = {}
-        for eid in sorted(keys):
-            if self.support[eid] < MIN_SUPPORT:
-                continue
-            for key in keys[eid]:
-                held = self.entity_of.get(key)
-                if key and (held is None or self.support[eid] > self.support[held]):
-                    self.entity_of[key] = eid
-        every = set().union(*keys.values()) if keys else set()
-        self.starts = frozenset(key.partition("-")[0] for key in every)
-        self.ends = frozenset(key.rpartition("-")[2] for key in every)
-
-
-def mention_keys(m: Mention) -> tuple[str, ...]:
-    """The merge keys a mention's entity is written with here: its own, and an acronym's
-    ("RAS" of Retrieval-And-Structuring)."""
-    if m.canonical and m.canonical != m.text:
-        return m.key, name_key(m.text)
-    return (m.key,)
-
-
 def link_titles(
     papers: Iterable[Paper],
     mentions: dict[str, list[Mention]],

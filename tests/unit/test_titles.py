@@ -114,7 +114,7 @@ def test_a_title_naming_nothing_known_adds_nothing() -> None:
 
 def test_a_phrase_key_put_together_from_its_words_is_normalize_keys() -> None:
     from kg.extract.normalize import normalize_key
-    from kg.resolve.titles import span_key, title_words
+    from kg.resolve.title_phrases import span_key, title_words
 
     titles = [
         "LLMs Are Few-Shot Learners: Scaling KV-Caches for Diffusion Models",
