@@ -31,10 +31,8 @@ import networkx as nx
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kg.schema import DEFAULT_ROLE, ENTITY_LABELS, Label, Rel, entity_id  # noqa: E402
-from kg.store.neo4j import (  # noqa: E402
-    Neo4jConnection,
-    load_graph_into_neo4j,
-)
+from kg.store.neo4j import load_graph_into_neo4j  # noqa: E402
+from kg.store.neo4j_connection import Neo4jConnection  # noqa: E402
 
 SEED = 20261129
 #: Entities per label for a synthetic graph of n papers, and links per paper.

@@ -51,7 +51,8 @@ def top_entities(G: Any, top: int) -> dict[str, list[dict[str, Any]]]:
 def query_rows(G: Any, uri: str, rows: int) -> dict[str, Any]:
     """Load ``G`` into the Neo4j at ``uri`` and run each aggregate query."""
     from kg.query.canned import run_query
-    from kg.store.neo4j import Neo4jConnection, load_graph_into_neo4j
+    from kg.store.neo4j import load_graph_into_neo4j
+    from kg.store.neo4j_connection import Neo4jConnection
 
     with Neo4jConnection.from_env(uri) as conn:
         load_graph_into_neo4j(G, conn, replace=True)

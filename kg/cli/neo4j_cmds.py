@@ -45,7 +45,7 @@ def open_connection(uri: str | None = None, user: str | None = None,
                     password: str | None = None, database: str | None = None,
                     **_ignored: Any) -> Any:
     """An open :class:`kg.store.neo4j.Neo4jConnection` (raises Neo4jError in one line)."""
-    from kg.store.neo4j import Neo4jConnection
+    from kg.store.neo4j_connection import Neo4jConnection
 
     return Neo4jConnection.from_env(uri, user, password, database).open()
 

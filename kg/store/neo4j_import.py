@@ -34,7 +34,7 @@ from typing import IO, TYPE_CHECKING, Any
 from kg import atomic
 from kg.errors import GraphFileError, Neo4jError
 from kg.schema import KEY
-from kg.store.neo4j import Neo4jConnection, neo4j_error
+from kg.store.neo4j_connection import Neo4jConnection, neo4j_error
 from kg.store.neo4j_import_plan import (
     NODES,
     RELATIONSHIPS,

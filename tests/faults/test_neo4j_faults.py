@@ -20,7 +20,8 @@ import networkx as nx
 import pytest
 
 from kg.store.file import load_graph
-from kg.store.neo4j import Neo4jConnection, load_graph_into_neo4j
+from kg.store.neo4j import load_graph_into_neo4j
+from kg.store.neo4j_connection import Neo4jConnection
 from tests.integration.conftest import SERVER_SCRIPT, no_server, run_script, wipe
 from tests.integration.test_neo4j_sync import kg_part
 

@@ -69,7 +69,7 @@ def neo4j_uri() -> Iterator[str]:
 def neo4j_conn(neo4j_uri: str) -> Iterator[Any]:
     """An open connection to the test server (credentials from NEO4J_USERNAME/PASSWORD)."""
     from kg.errors import Neo4jError
-    from kg.store.neo4j import Neo4jConnection
+    from kg.store.neo4j_connection import Neo4jConnection
 
     conn = Neo4jConnection.from_env(uri=neo4j_uri)
     try:

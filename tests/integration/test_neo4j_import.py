@@ -28,7 +28,8 @@ from kg.cli import main
 from kg.query.canned import QueryResult, list_queries, run_query
 from kg.schema import EntityRel, Label, Rel
 from kg.store.file import load_graph, save_graph
-from kg.store.neo4j import Neo4jConnection, count_kg_graph
+from kg.store.neo4j import count_kg_graph
+from kg.store.neo4j_connection import Neo4jConnection
 from kg.store.neo4j_import import run_after_import
 from tests.integration.conftest import SERVER_SCRIPT, no_server, run_script, wipe
 

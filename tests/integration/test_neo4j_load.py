@@ -10,7 +10,8 @@ import networkx as nx
 import pytest
 
 from kg.errors import Neo4jError
-from kg.store.neo4j import Neo4jConnection, count_kg_graph, load_graph_into_neo4j
+from kg.store.neo4j import count_kg_graph, load_graph_into_neo4j
+from kg.store.neo4j_connection import Neo4jConnection
 from kg.store.neo4j_rows import FULLTEXT_INDEX, MANAGED, graph_to_rows
 from tests.integration.conftest import AuthServer, snapshot
 

@@ -16,7 +16,8 @@ import pytest
 from kg.errors import Neo4jError, QueryError
 from kg.query.canned import cypher_literal, get_query, list_queries, parse_param_pairs, parse_query
 from kg.schema import ENTITY_LABELS, TEXT_WEIGHT, TYPE_WEIGHT, Label, Rel
-from kg.store.neo4j import Neo4jConnection, load_graph_into_neo4j, neo4j_error
+from kg.store.neo4j import load_graph_into_neo4j
+from kg.store.neo4j_connection import Neo4jConnection, neo4j_error
 from kg.store.neo4j_rows import (
     MANAGED,
     GraphRows,
@@ -213,7 +214,7 @@ def test_error_lines_are_one_readable_line() -> None:
     db._neo4j_code = "Neo.ClientError.Database.DatabaseNotFound"  # as the driver fills it in
     if getattr(db, "code", None) == "Neo.ClientError.Database.DatabaseNotFound":
         assert str(neo4j_error(db, conn)) == "Neo4j at bolt://db.example:7687 has no database 'kg'"
-    conn._loading = True
+    conn.loading = True
     line = str(neo4j_error(ne.ServiceUnavailable("gone"), conn))
     assert "lost the connection" in line and "idempotent" in line
 

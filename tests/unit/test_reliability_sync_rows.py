@@ -9,7 +9,8 @@ from typing import Any
 import networkx as nx
 
 from kg.schema import Label, Rel
-from kg.store.neo4j import Neo4jConnection, load_graph_into_neo4j
+from kg.store.neo4j import load_graph_into_neo4j
+from kg.store.neo4j_connection import Neo4jConnection
 from kg.store.neo4j_rows import (
     MANAGED,
     node_statement,
