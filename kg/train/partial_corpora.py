@@ -21,7 +21,7 @@ from pathlib import Path
 
 from kg.evaluate.scierc import load_split
 
-#: Corpora :func:`prepare` can add to SciERC train, under ``../shared/data``.
+#: Corpora :func:`kg.train.recogniser.prepare` can add to SciERC train, under ``../shared/data``.
 EXTRA_CORPORA = ("scirex", "scienceie")
 #: SciREX type → SciERC label. The same four kinds of thing (SciREX's Material are datasets,
 #: SciERC's Material "data, datasets, resources"). SciREX has no OtherScientificTerm, Generic.
