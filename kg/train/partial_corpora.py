@@ -18,6 +18,7 @@ import tarfile
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from kg.evaluate.scierc import load_split
 
@@ -121,30 +122,35 @@ def scirex_texts(tar_path: Path, held_out: set[str]) -> Iterator[PartialText]:
     :data:`SAME_PAPER_SHINGLES` 10-grams with a held-out text is left out whole, a sentence
     sharing any is left out alone.
     """
+    for doc in scirex_docs(tar_path):
+        words = doc["words"]
+        if len(shingles(" ".join(words)) & held_out) >= SAME_PAPER_SHINGLES:
+            continue
+        for start, end in doc["sentences"]:
+            first = start
+            while first + 1 < end and _MARKUP.match(" ".join(words[first : first + 2])):
+                first += 2  # "section : Introduction ..." → "Introduction ..."
+            mentions = [(a - first, b - first, SCIREX_LABELS[t]) for a, b, t in doc["ner"]
+                        if first <= a and b <= end]
+            text_words = words[first:end]
+            trusted = any(label for *_, label in mentions)
+            if not trusted or not SENTENCE_WORDS[0] <= len(text_words) <= SENTENCE_WORDS[1]:
+                continue
+            if any("\ue000" <= c <= "\uf8ff" for w in text_words for c in w):
+                continue  # private-use glyphs: PDF-extraction debris
+            piece = _joined(text_words, mentions)
+            if not shingles(piece.text) & held_out:
+                yield piece
+
+
+def scirex_docs(tar_path: Path) -> Iterator[dict[str, Any]]:
+    """The papers of a SciREX ``.tar.gz`` (one JSON document a file: words, sentences,
+    sections, ner, ...), in the archive's order."""
     with tarfile.open(tar_path) as tar:
         for member in tar:
             fh = tar.extractfile(member) if member.isfile() else None
-            if fh is None:
-                continue
-            doc = json.load(fh)
-            words = doc["words"]
-            if len(shingles(" ".join(words)) & held_out) >= SAME_PAPER_SHINGLES:
-                continue
-            for start, end in doc["sentences"]:
-                first = start
-                while first + 1 < end and _MARKUP.match(" ".join(words[first : first + 2])):
-                    first += 2  # "section : Introduction ..." → "Introduction ..."
-                mentions = [(a - first, b - first, SCIREX_LABELS[t]) for a, b, t in doc["ner"]
-                            if first <= a and b <= end]
-                text_words = words[first:end]
-                trusted = any(label for *_, label in mentions)
-                if not trusted or not SENTENCE_WORDS[0] <= len(text_words) <= SENTENCE_WORDS[1]:
-                    continue
-                if any("\ue000" <= c <= "\uf8ff" for w in text_words for c in w):
-                    continue  # private-use glyphs: PDF-extraction debris
-                piece = _joined(text_words, mentions)
-                if not shingles(piece.text) & held_out:
-                    yield piece
+            if fh is not None:
+                yield json.load(fh)
 
 
 def read_brat(txt: Path) -> PartialText:

