@@ -100,7 +100,7 @@ def relations_in(
 ) -> list[Relation]:
     """The relations each sentence of ``doc`` states between ``mentions`` (``kg_mentions``
     dicts; derived ones — a head noun, a nested name — overlap the mention they come from and
-    are left out; :data:`GENERIC` ones, SciERC's, are arguments like any other).
+    are left out; :data:`~kg.extract.spans.GENERIC` ones, SciERC's, are arguments like any other).
 
     With ``stand_in``, "we" and "our method" (:func:`stand_ins`) are arguments too, for
     ``proposed``: by default the paper's proposed mention (:func:`proposed_mention`); without
