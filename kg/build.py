@@ -17,6 +17,7 @@ from kg.extract.extractor import FEW_TEXTS, Extractor, WarmExtractor, auto_proce
 from kg.extract.pipeline import model_name, pipeline_version
 from kg.extract.rows import RawMention, doc_mentions, doc_relations, doc_results
 from kg.graph.assemble import graph_data
+from kg.graph.topics import import_libraries
 from kg.ingest import IngestResult, read_papers
 from kg.models import Entity, Mention, Paper, Problem, ResultMention, Statements
 from kg.query.explore import data_counts
@@ -238,13 +239,6 @@ def _similarity(
     return neighbour_lists(papers, cache_dir=cache_dir)
 
 
-def _import_assembly() -> None:
-    """Import the libraries graph assembly imports where it first needs them (numpy and
-    scipy.sparse: the topics), for an incremental build to do while it waits."""
-    import numpy  # noqa: F401
-    import scipy.sparse  # noqa: F401
-
-
 def _similarity_stage(
     papers: list[Paper], cache_dir: str | Path | None
 ) -> Iterator[dict[str, NeighbourLists]]:
@@ -336,7 +330,7 @@ def _read_and_extract(
     elif with_similarity:
         similar = functools.partial(_similarity, papers, cache_dir)
     tick = progress(len(papers)) if progress else None
-    meanwhile = _import_assembly if with_similarity else None  # (a build's, not an extract's)
+    meanwhile = import_libraries if with_similarity else None  # (a build's, not an extract's)
     try:
         mentions, entities, cached, stated = extract_and_resolve(
             papers, model, cache_dir, tick, n_process, warm, remote, started, meanwhile

@@ -53,12 +53,21 @@ def chunked(items: list[str], n_process: int) -> list[list[str]]:
     return out + [items[i : i + LAST_CHUNK] for i in range(head, len(items), LAST_CHUNK)]
 
 
+#: The most processes kg extracts in at once.
+MAX_PROCESSES = 4
+
+
+def per_cpu() -> int:
+    """One process per CPU, at most :data:`MAX_PROCESSES`."""
+    return max(1, min(MAX_PROCESSES, os.cpu_count() or 1))
+
+
 def auto_processes(n_texts: int) -> int:
     """Worker processes worth starting for ``n_texts`` abstracts: one for small inputs or where
-    nothing runs beside the caller, else one per CPU, at most four."""
+    nothing runs beside the caller, else :func:`per_cpu`."""
     if n_texts < FEW_TEXTS or not parallel():
         return 1
-    return max(1, min(4, os.cpu_count() or 1))
+    return per_cpu()
 
 
 class Extractor:
@@ -176,14 +185,13 @@ def _warm_stages(receive: Callable[[], list[str]], model: str | None) -> Iterato
     # then extract the texts it sends, in parts (copies of this process share the pipeline).
     extractor = Extractor(model)
     texts = receive()
-    parts = split_evenly(texts, min(os.cpu_count() or 1, MAX_WARM_PARTS, len(texts) // MIN_PART))
+    parts = split_evenly(texts, min(per_cpu(), len(texts) // MIN_PART))
     yield [rows for part in forked_map(extractor.rows, parts) for rows in part]
 
 
 #: Texts a copy of the warm extractor's process is worth forking for (:func:`_warm_stages`):
 #: a fork costs a few milliseconds, a text tens.
 MIN_PART = 8
-MAX_WARM_PARTS = 4
 
 
 def split_evenly(items: list[str], parts: int) -> list[list[str]]:

@@ -109,6 +109,14 @@ def add_topics(data: dict[str, Any], seed: int = 0) -> None:
     data["links"].sort(key=lambda e: (e["source"], e["target"], str(e.get("key", ""))))
 
 
+def import_libraries() -> None:
+    """Import what the topics compute with (numpy, scipy.sparse: imported where first used),
+    for a caller with time to spare before :func:`add_topics` (an incremental build waiting
+    for its new texts' extractions)."""
+    import numpy  # noqa: F401
+    import scipy.sparse  # noqa: F401
+
+
 def _drop_topics(data: dict[str, Any]) -> None:
     if any(n.get(LABEL_ATTR) == _TOPIC for n in data["nodes"]):
         data["nodes"] = [n for n in data["nodes"] if n.get(LABEL_ATTR) != _TOPIC]
