@@ -56,7 +56,7 @@ class EntityRel(str, Enum):
     USED_FOR = "USED_FOR"  # "X for Y", "we apply X to Y"
     EVALUATED_ON = "EVALUATED_ON"  # a method evaluated or benchmarked on a dataset
     COMPARED_WITH = "COMPARED_WITH"  # "X outperforms Y", "compared to Y"
-    PART_OF = "PART_OF"  # a named component of a system
+    PART_OF = "PART_OF"  # a component of a system: a named method, or a part described
     MEASURED_BY = "MEASURED_BY"  # a task or benchmark evaluated with a metric
     IS_A = "IS_A"  # "GRPO, a reinforcement learning algorithm"
 
@@ -99,6 +99,9 @@ ENTITY_LABELS: tuple[Label, ...] = (
 #: The (source label, type, target label) triples the graph allows for :class:`EntityRel`
 #: (issue 20): what does not fit (a concept used for a concept) is left out of the graph.
 #: ``IS_A`` runs to a broader entity of the source's own type, or to a Concept (a kind of thing).
+#: A ``PART_OF``'s part may be a Concept: a component a paper describes rather than names ("a
+#: local verifier architecture"), kept as a node though one paper names it
+#: (:func:`kg.graph.relations.stated_parts`).
 ENTITY_REL_TRIPLES: frozenset[tuple[Label, EntityRel, Label]] = frozenset(
     {
         (Label.METHOD, EntityRel.USED_FOR, Label.TASK),
@@ -107,6 +110,7 @@ ENTITY_REL_TRIPLES: frozenset[tuple[Label, EntityRel, Label]] = frozenset(
         (Label.METHOD, EntityRel.EVALUATED_ON, Label.DATASET),
         (Label.METHOD, EntityRel.COMPARED_WITH, Label.METHOD),
         (Label.METHOD, EntityRel.PART_OF, Label.METHOD),
+        (Label.CONCEPT, EntityRel.PART_OF, Label.METHOD),
         (Label.TASK, EntityRel.MEASURED_BY, Label.METRIC),
         (Label.DATASET, EntityRel.MEASURED_BY, Label.METRIC),
         *((label, EntityRel.IS_A, label) for label in ENTITY_LABELS),

@@ -20,6 +20,7 @@ from kg.graph.relations import (
     nested_tails,
     relation_links,
     shared_kinds,
+    stated_parts,
     task_keys,
     trailing_kinds,
 )
@@ -45,7 +46,8 @@ if TYPE_CHECKING:  # networkx is imported where a graph is made (a slow import)
 
 #: Concepts named by a single paper say nothing about relatedness and swamp the picture: the
 #: graph keeps the *shared* ones that are worth a node (:func:`kg.resolve.kinds.worth_a_node`;
-#: named methods, datasets, tasks and metrics are always kept).
+#: named methods, datasets, tasks and metrics are always kept), and the parts a paper says a
+#: method has (:func:`kg.graph.relations.stated_parts`).
 MIN_CONCEPT_PAPERS = 2
 
 
@@ -139,6 +141,7 @@ def graph_data(
     )
     # (the kinds the IS_A links name, some of them the shared kind a paper's own ends in)
     keep |= kinds_of_kept(stating, entities, keep) & kinds
+    keep |= stated_parts(stating, entities, keep)
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES
     proposes_str = str(proposes)

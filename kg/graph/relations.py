@@ -16,7 +16,7 @@ from typing import Any
 
 from kg.extract.normalize import normalize_key
 from kg.models import MODEL_RULE, Entity, Mention, Paper, RelationMention
-from kg.resolve.kinds import names_a_kind
+from kg.resolve.kinds import names_a_kind, worth_a_node
 from kg.resolve.purposes import STOPS as PURPOSE_STOPS
 from kg.resolve.words import word_list
 from kg.schema import ENTITY_REL_TRIPLES, REL_TYPES, TYPE_ATTR, EntityRel, Label, Rel
@@ -58,6 +58,32 @@ CLASSIFIER_LEFT_OUT = frozenset({
     (EntityRel.IS_A, Label.METHOD, Label.METHOD),
     (EntityRel.IS_A, Label.CONCEPT, Label.CONCEPT),
 })  # fmt: skip
+
+
+def stated_parts(
+    relations: Mapping[str, list[RelationMention]], entities: Mapping[str, Entity], keep: set[str]
+) -> set[str]:
+    """The Concepts a rule states are parts of a kept method, worth a node though one paper
+    names them: what the method is made of ("LiteGuard introduces a checkpoint-based model set
+    augmentation strategy and a local verifier architecture"), for ``kg show`` and
+    ``method_components``. Not what the pair classifier says, nor a generic phrase
+    (:func:`~kg.resolve.kinds.worth_a_node`: "classifier", "two stages")."""
+    parts = set()
+    for rows in relations.values():
+        for r in rows:
+            part, whole = entities.get(r.head.entity or ""), entities.get(r.tail.entity or "")
+            if (
+                r.type == EntityRel.PART_OF.value
+                and part is not None
+                and whole is not None
+                and part.label == Label.CONCEPT
+                and whole.label == Label.METHOD
+                and whole.id in keep
+                and not _by_classifier(r)
+                and worth_a_node(part.name, part.id.partition(":")[2])
+            ):
+                parts.add(part.id)
+    return parts
 
 
 def _by_classifier(r: RelationMention) -> bool:
