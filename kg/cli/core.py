@@ -369,7 +369,8 @@ def show(name: str, limit: int, graph_path: Path, as_json: bool) -> None:
         click.echo(f"  ... {info['total_links'] - len(info['links'])} more links (use --limit)")
     for rel in info.get("relations", []):
         arrow = f"-{rel['type']}->" if rel["direction"] == "out" else f"<-{rel['type']}-"
-        click.echo(f"  {arrow} {rel['name']} ({rel['label']}; {len(rel['papers'])} papers)")
+        n = len(rel["papers"])
+        click.echo(f"  {arrow} {rel['name']} ({rel['label']}; {n} paper{'' if n == 1 else 's'})")
         for sentence in rel["evidence"][:1]:
             click.echo(f'      "{sentence}"')
     for res in info.get("results", []):

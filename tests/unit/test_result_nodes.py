@@ -124,6 +124,8 @@ def test_show_and_leaderboard_commands(graph_file: Path) -> None:
     assert done.exit_code != 0 and "FID" in done.output
     done = runner.invoke(main, ["show", "ImageNet", "--graph", str(graph_file)])
     assert done.exit_code == 0 and "result: 85.3%" in done.output
+    assert "(Metric; 2 papers)" in done.output
+    assert "<-EVALUATED_ON- OmegaNet (Method; 1 paper)\n" in done.output
 
 
 def test_extract_jsonl_carries_results(tmp_path: Path) -> None:
