@@ -32,10 +32,12 @@ def graph() -> nx.MultiDiGraph:
                            ("method:drgrpo", "Method", "Dr. GRPO"),
                            ("dataset:gsm8k", "Dataset", "GSM8K"),
                            ("metric:acc", "Metric", "accuracy"),
-                           ("metric:err", "Metric", "error rate")]:
+                           ("metric:err", "Metric", "error rate"),
+                           ("concept:clip", "Concept", "clipped surrogate objective")]:
         G.add_node(eid, id=eid, label=lab, name=name, aliases=[], paper_count=1)
     relation(G, "method:grpo", "COMPARED_WITH", "method:ppo", "GRPO outperforms PPO.")
     relation(G, "method:critic", "PART_OF", "method:ppo", "PPO's value critic ...")
+    relation(G, "concept:clip", "PART_OF", "method:ppo", "PPO has a clipped surrogate objective.")
     relation(G, "method:grpo", "IS_A", "method:rl", "GRPO, an RL algorithm.")
     relation(G, "method:drgrpo", "IS_A", "method:grpo", "Dr. GRPO, a GRPO variant.")
     claims = [("p1", "71.2%", 71.2, "metric:acc", False),
@@ -90,7 +92,9 @@ def test_relation_queries(empty_db: Any) -> None:
     assert [(r["compared_with"], r["direction"], r["evidence"]) for r in rows] == [
         ("GRPO", "in", "GRPO outperforms PPO.")]
     rows = run_query(empty_db, "method_components", {"method": "PPO"}).rows
-    assert [(r["relation"], r["other"]) for r in rows] == [("component", "value critic")]
+    # a part the paper describes is a Concept: listed with the named ones
+    assert [(r["relation"], r["other"]) for r in rows] == [
+        ("component", "clipped surrogate objective"), ("component", "value critic")]
     rows = run_query(empty_db, "method_components", {"method": "value critic"}).rows
     assert [(r["relation"], r["other"]) for r in rows] == [("part of", "PPO")]
     rows = run_query(empty_db, "method_hierarchy", {"name": "Dr. GRPO"}).rows
