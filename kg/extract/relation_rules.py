@@ -33,6 +33,8 @@ from kg.extract.relation_model import CUE_LISTS, RELATION_TYPES
 from kg.extract.stand_ins import GENERIC_HEADS
 
 RULES_FILE = PATTERNS / "relations.jsonl"
+#: The word lists a rule's ``"head_heads"`` may name.
+HEAD_LISTS = {"part_heads": "relations/part_heads.txt"}
 TOKENS_FILE = PATTERNS / "relations_tokens.jsonl"
 #: "@arg" is a mention: the finder writes the mentions as the doc's entities while it matches
 #: (a native attribute; an extension attribute is a Python predicate, which made matching
@@ -56,6 +58,10 @@ class RelationRule:
     #: introduce X" not; a word for the paper's own method counts as its name ("Our approach
     #: integrates PTG", "Furthermore, it devises RFA"), "we" does not.
     tail_named: bool
+    #: The words the head's last word must be one of (the list of :data:`HEAD_LISTS` the rule
+    #: names): "we further propose a consistency loss" states a part, "we propose a framework"
+    #: the paper's method itself.
+    head_heads: frozenset[str] | None
     #: For a pattern of one argument: the other is the nearest mention of the right type
     #: "before" or "after" the match, ``within`` tokens, in the sentence ("X achieves higher
     #: accuracy than Y": the pattern is "than Y"). A gap in a pattern is no cheaper way: a gap
@@ -113,9 +119,17 @@ def _compile(row: dict[str, Any], pattern: list[Any], shapes: dict, values: dict
     return RelationRule(
         row["rule"], row["type"], out, tuple(args), int(row.get("head", 0)), **types,
         head_named=bool(row.get("head_named")), tail_named=bool(row.get("tail_named")),
+        head_heads=_head_list(row["head_heads"]) if "head_heads" in row else None,
         nearest=row.get("nearest"),
         within=int(row.get("within", 8)), confidence=float(row.get("confidence", 0.5)),
     )  # fmt: skip
+
+
+def _head_list(name: str) -> frozenset[str]:
+    """The lower-case words of the list of :data:`HEAD_LISTS` called ``name``."""
+    if name not in HEAD_LISTS:
+        raise PatternError(f"unknown head list {name!r}")
+    return frozenset(w.lower() for w in read_data_lines(HEAD_LISTS[name]))
 
 
 def load_relation_rules(

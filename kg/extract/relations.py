@@ -136,6 +136,7 @@ def relations_in(
         doc.from_array(_ENT_ATTRS, own_ents)  # type: ignore[arg-type]
     found: dict[tuple[int, int], tuple[int, Relation]] = {}  # a pair of mentions -> its rule
     sentences = _SentenceTexts(doc, sentence_end)
+    ends = {s: e for s, e, _ in args}
     for match_id, start, end, alignment in matches:
         index = int(doc.vocab.strings[match_id])
         rule = rules[index]
@@ -143,6 +144,8 @@ def relations_in(
         if pair is None:
             continue
         head, tail = pair if rule.head == 0 else pair[::-1]
+        if rule.head_heads is not None and _given_a_name(doc, ends[head[0]]):
+            continue  # "we introduce a new fine-tuning strategy, STAT": the method, no part
         relation = _relation(sentences(sentence_of[pair[0][0]]), rule, head[1], tail[1], proposed)
         key = (pair[0][0], pair[1][0])
         if relation is not None and (key not in found or found[key][0] > index):
@@ -171,6 +174,21 @@ class _SentenceTexts:
         if text is None:
             text = self._texts[first] = self.doc[first : self.sentence_end[first]].text.strip()
         return text
+
+
+#: The words between a phrase and the name it is given: "a soup strategy, named SRSoup" (an
+#: acronym in brackets only shortens the phrase: "a joint denoising scheme (JDS)").
+_NAMING = frozenset({",", "—", "–", ":", "named", "called", "dubbed", "termed", "coined"})
+
+
+def _given_a_name(doc: Doc, end: int) -> bool:
+    """Whether the phrase that ends before token ``end`` is given a name right after it ("a
+    new fine-tuning strategy, STAT", "an estimator, Distributions-as-Actions Policy Gradient
+    (DA-PG)", "a strategy, named Sample Reward Soups")."""
+    i = end
+    while i < len(doc) and i < end + 2 and doc[i].lower_ in _NAMING:
+        i += 1
+    return i > end and i < len(doc) and has_capital_or_digit(doc[i].text)
 
 
 def _stands_for_own(m: Mention) -> bool:
@@ -318,6 +336,8 @@ def _relation(
     if rule.head_named and not has_capital_or_digit(head["text"]):
         return None
     if rule.tail_named and not (has_capital_or_digit(tail["text"]) or _stands_for_own(tail)):
+        return None
+    if rule.head_heads is not None and head["text"].split()[-1].lower() not in rule.head_heads:
         return None
     stated = _stated(head, tail, proposed)
     if stated is None:

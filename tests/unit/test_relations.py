@@ -140,6 +140,16 @@ def test_a_list_shares_the_relation(nlp: Language) -> None:
         assert (name, "IS_A", "methods") in got
 
 
+def test_a_part_we_propose_is_part_of_the_papers_method(nlp: Language) -> None:
+    first = "We propose FooNet for dense retrieval. "
+    got = found(nlp, first + "We further propose a consistency loss to align the two views.")
+    assert ("consistency loss", "PART_OF", "FooNet") in got
+    # a part given a name is the method the sentence proposes; a framework is no part
+    for later in ("We introduce a new fine-tuning strategy, STAT, to train the retriever.",
+                  "We further propose a lightweight framework to align the two views."):
+        assert not any(r[1] == "PART_OF" for r in found(nlp, first + later)), later
+
+
 def test_evaluated_on_a_class_is_evaluated_on_its_examples(nlp: Language) -> None:
     got = found(
         nlp,
