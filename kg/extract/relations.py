@@ -176,9 +176,10 @@ class _SentenceTexts:
         return text
 
 
-#: The words between a phrase and the name it is given: "a soup strategy, named SRSoup" (an
-#: acronym in brackets only shortens the phrase: "a joint denoising scheme (JDS)").
-_NAMING = frozenset({",", "—", "–", ":", "named", "called", "dubbed", "termed", "coined"})
+#: The words between a phrase and the name it is given: "a soup strategy, named SRSoup", "an
+#: encoding operator dubbed as PPE" (an acronym in brackets only shortens the phrase: "a joint
+#: denoising scheme (JDS)").
+_NAMING = frozenset({",", "—", "–", ":", "named", "called", "dubbed", "termed", "coined", "as"})
 
 
 def _given_a_name(doc: Doc, end: int) -> bool:
@@ -186,7 +187,7 @@ def _given_a_name(doc: Doc, end: int) -> bool:
     new fine-tuning strategy, STAT", "an estimator, Distributions-as-Actions Policy Gradient
     (DA-PG)", "a strategy, named Sample Reward Soups")."""
     i = end
-    while i < len(doc) and i < end + 2 and doc[i].lower_ in _NAMING:
+    while i < len(doc) and i < end + 3 and doc[i].lower_ in _NAMING:
         i += 1
     return i > end and i < len(doc) and has_capital_or_digit(doc[i].text)
 
