@@ -10,6 +10,7 @@ into one topic (:mod:`kg.graph.topics`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +19,7 @@ from kg.graph.relations import (
     kind_keys,
     kind_tasks,
     nested_tails,
+    own_parts,
     relation_links,
     shared_kinds,
     stated_parts,
@@ -141,6 +143,7 @@ def graph_data(
     )
     # (the kinds the IS_A links name, some of them the shared kind a paper's own ends in)
     keep |= kinds_of_kept(stating, entities, keep) & kinds
+    stating = own_parts(stating, entities, functools.partial(_proposed_by, mentions_by_paper))
     keep |= stated_parts(stating, entities, keep)
     # A hot loop over every mention and link: enum members and schema lookups are hoisted.
     proposes = Rel.PROPOSES
@@ -232,6 +235,11 @@ def graph_data(
 
         add_topics(data)
     return data
+
+
+def _proposed_by(mentions_by_paper: dict[str, list[Mention]], paper_id: str) -> set[str]:
+    """The entities a paper proposes."""
+    return {m.entity for m in mentions_by_paper.get(paper_id, ()) if m.role is Rel.PROPOSES}
 
 
 def kinds_of_kept(

@@ -10,7 +10,7 @@ entities by now (``mention.entity``).
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -58,6 +58,39 @@ CLASSIFIER_LEFT_OUT = frozenset({
     (EntityRel.IS_A, Label.METHOD, Label.METHOD),
     (EntityRel.IS_A, Label.CONCEPT, Label.CONCEPT),
 })  # fmt: skip
+
+
+def own_parts(
+    relations: Mapping[str, list[RelationMention]],
+    entities: Mapping[str, Entity],
+    proposed_by: Callable[[str], Container[str]],
+) -> dict[str, list[RelationMention]]:
+    """``relations`` without each PART_OF whose part is a Concept and whose whole is not its
+    paper's own method: one it proposes (``proposed_by(paper id)``: the entities it proposes),
+    or one no other paper names. A part a paper describes is of its own method: "CoAct-1, a
+    novel multi-agent system that combines GUI-based control with ..." says nothing of every
+    multi-agent system, and "we introduce a dynamic scheduling mechanism" in a paper that
+    builds on DPO says nothing of DPO. (A new dict; the caller's lists are left as they are.)"""
+    out = dict(relations)
+    for pid, rows in relations.items():
+        if any(_described_part(r, entities) for r in rows):
+            own = proposed_by(pid)
+            out[pid] = [
+                r for r in rows if not _described_part(r, entities) or _owns(r, own, entities)
+            ]
+    return out
+
+
+def _owns(r: RelationMention, proposed: Container[str], entities: Mapping[str, Entity]) -> bool:
+    """Whether ``r``'s whole is its paper's own method: proposed by it, or named by it alone."""
+    whole = entities.get(r.tail.entity or "")
+    return whole is not None and (whole.id in proposed or whole.paper_count <= 1)
+
+
+def _described_part(r: RelationMention, entities: Mapping[str, Entity]) -> bool:
+    """Whether ``r`` is a PART_OF whose part is a Concept."""
+    part = entities.get(r.head.entity or "")
+    return r.type == EntityRel.PART_OF.value and part is not None and part.label == Label.CONCEPT
 
 
 def stated_parts(

@@ -205,17 +205,23 @@ def test_a_kind_only_one_paper_names_is_said_of_the_shared_kind_it_ends_in() -> 
     assert relations_of(data) == {("method:cot-evo", "USED_FOR", "task:cot-distillation")}
 
 
-def test_a_part_a_paper_describes_of_a_kept_method_is_a_node() -> None:
+def test_a_part_a_paper_describes_of_its_method_is_a_node() -> None:
     sentence = "LiteGuard introduces a local verifier architecture and a classifier."
     names = {"method:liteguard": ("LiteGuard", Label.METHOD),
              "concept:local-verifier-architecture": ("local verifier architecture", Label.CONCEPT),
              "concept:classifier": ("classifier", Label.CONCEPT),
              "concept:said-by-the-classifier": ("gated memory router", Label.CONCEPT),
              "concept:part-of-a-concept": ("sparse expert layer", Label.CONCEPT),
-             "concept:mixture-framework": ("mixture framework", Label.CONCEPT)}
+             "concept:mixture-framework": ("mixture framework", Label.CONCEPT),
+             "method:dpo": ("DPO", Label.METHOD),
+             "concept:scheduling-mechanism": ("dynamic scheduling mechanism", Label.CONCEPT),
+             "method:helpernet": ("HelperNet", Label.METHOD),
+             "concept:gating-router": ("adaptive gating router", Label.CONCEPT)}
     ents = {e: Entity(e, label, name) for e, (name, label) in names.items()}
     at = {e: Mention(0, 1, name, label, Rel.USES, sentence, entity=e)
           for e, (name, label) in names.items()}
+    at["method:liteguard"].role = Rel.PROPOSES
+    ents["method:dpo"].paper_count = 48  # (a method other papers name: not this paper's own)
 
     def part_of(part: str, whole: str, rule: str = "component_frame") -> RelationMention:
         return RelationMention(at[part], "PART_OF", at[whole], sentence, 0.6, rule=rule)
@@ -225,15 +231,21 @@ def test_a_part_a_paper_describes_of_a_kept_method_is_a_node() -> None:
         part_of("concept:classifier", "method:liteguard"),  # an everyday word: no node
         part_of("concept:said-by-the-classifier", "method:liteguard", rule="model"),
         part_of("concept:part-of-a-concept", "concept:mixture-framework"),  # no method's part
+        # a method the paper neither proposes nor alone names: its part is the paper's own
+        # method's, not DPO's
+        part_of("concept:scheduling-mechanism", "method:dpo"),
+        part_of("concept:gating-router", "method:helpernet"),  # a method this paper alone names
     ]}
     data = graph_data([Paper("p", "x")], {"p": list(at.values())}, ents, relations=relations)
     nodes = {n["id"]: n for n in data["nodes"]}
     parts = {(x["source"], x["target"]) for x in data["links"] if x.get("type") == "PART_OF"}
     # One paper names the part, yet it is a node: what the method is made of.
-    assert parts == {("concept:local-verifier-architecture", "method:liteguard")}
+    assert parts == {("concept:local-verifier-architecture", "method:liteguard"),
+                     ("concept:gating-router", "method:helpernet")}
     assert nodes["concept:local-verifier-architecture"]["paper_count"] == 1
     assert not nodes.keys() & {"concept:classifier", "concept:said-by-the-classifier",
-                               "concept:part-of-a-concept", "concept:mixture-framework"}
+                               "concept:part-of-a-concept", "concept:mixture-framework",
+                               "concept:scheduling-mechanism"}
 
 
 def test_a_result_of_the_papers_own_method_on_a_dataset_evaluates_it_there() -> None:
