@@ -100,7 +100,9 @@ def _expansions(pattern: list[Any], phrases: dict[str, list[str]]) -> Iterable[l
         yield [t for part in combination for t in part]
 
 
-def _compile(row: dict[str, Any], pattern: list[Any], shapes: dict, values: dict) -> RelationRule:
+def _compile(
+    row: dict[str, Any], pattern: list[Any], shapes: dict, values: dict, heads: dict
+) -> RelationRule:
     out: list[dict[str, Any]] = []
     args = []
     for token in pattern:
@@ -119,17 +121,17 @@ def _compile(row: dict[str, Any], pattern: list[Any], shapes: dict, values: dict
     return RelationRule(
         row["rule"], row["type"], out, tuple(args), int(row.get("head", 0)), **types,
         head_named=bool(row.get("head_named")), tail_named=bool(row.get("tail_named")),
-        head_heads=_head_list(row["head_heads"]) if "head_heads" in row else None,
+        head_heads=_head_list(heads, row["head_heads"]) if "head_heads" in row else None,
         nearest=row.get("nearest"),
         within=int(row.get("within", 8)), confidence=float(row.get("confidence", 0.5)),
     )  # fmt: skip
 
 
-def _head_list(name: str) -> frozenset[str]:
-    """The lower-case words of the list of :data:`HEAD_LISTS` called ``name``."""
-    if name not in HEAD_LISTS:
+def _head_list(heads: dict[str, frozenset[str]], name: str) -> frozenset[str]:
+    """The words of the list of :data:`HEAD_LISTS` called ``name`` (``heads``: each read)."""
+    if name not in heads:
         raise PatternError(f"unknown head list {name!r}")
-    return frozenset(w.lower() for w in read_data_lines(HEAD_LISTS[name]))
+    return heads[name]
 
 
 def load_relation_rules(
@@ -143,12 +145,18 @@ def load_relation_rules(
     values: dict[str, Any] = {**pattern_values(lexicon), **lists}
     values["generic_heads"] = [w.lower() for w in read_data_lines(GENERIC_HEADS)]
     values["proposal_verbs"] = proposal_verbs(lexicon.proposal_cues)
+    heads = {
+        name: frozenset(w.lower() for w in read_data_lines(file))
+        for name, file in HEAD_LISTS.items()
+    }
     rules = []
     for number, row in read_jsonl(path):
         try:
             if not isinstance(row.get("rule"), str) or not isinstance(row.get("pattern"), list):
                 raise PatternError('a relation rule needs a "rule" name and a "pattern"')
-            rules += [_compile(row, p, shapes, values) for p in _expansions(row["pattern"], lists)]
+            rules += [
+                _compile(row, p, shapes, values, heads) for p in _expansions(row["pattern"], lists)
+            ]
         except PatternError as exc:
             raise PatternError(f"{path.name} line {number}: {exc}") from None
     return rules

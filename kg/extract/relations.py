@@ -136,16 +136,18 @@ def relations_in(
         doc.from_array(_ENT_ATTRS, own_ents)  # type: ignore[arg-type]
     found: dict[tuple[int, int], tuple[int, Relation]] = {}  # a pair of mentions -> its rule
     sentences = _SentenceTexts(doc, sentence_end)
-    ends = {s: e for s, e, _ in args}
+    by_first = {s: (e, m) for s, e, m in args}
     for match_id, start, end, alignment in matches:
         index = int(doc.vocab.strings[match_id])
         rule = rules[index]
-        pair = _pair(doc, rule, start, end, alignment, args, sentence_of)
+        pair = _pair(doc, rule, start, end, alignment, args, by_first, sentence_of)
         if pair is None:
             continue
         head, tail = pair if rule.head == 0 else pair[::-1]
-        if rule.head_heads is not None and _given_a_name(doc, ends[head[0]]):
-            continue  # "we introduce a new fine-tuning strategy, STAT": the method, no part
+        if rule.head_heads is not None and not _names_a_part(
+            doc, rule.head_heads, head[1], by_first[head[0]][0]
+        ):
+            continue
         relation = _relation(sentences(sentence_of[pair[0][0]]), rule, head[1], tail[1], proposed)
         key = (pair[0][0], pair[1][0])
         if relation is not None and (key not in found or found[key][0] > index):
@@ -180,6 +182,14 @@ class _SentenceTexts:
 #: encoding operator dubbed as PPE" (an acronym in brackets only shortens the phrase: "a joint
 #: denoising scheme (JDS)").
 _NAMING = frozenset({",", "—", "–", ":", "named", "called", "dubbed", "termed", "coined", "as"})
+
+
+def _names_a_part(doc: Doc, heads: frozenset[str], mention: Mention, end: int) -> bool:
+    """Whether ``mention`` (its tokens end before ``end``) names a part, for a rule that asks
+    its head to (:attr:`RelationRule.head_heads`): its last word is one of ``heads``, and the
+    sentence gives it no name ("we introduce a new fine-tuning strategy, STAT": the method
+    itself, no part)."""
+    return mention["text"].split()[-1].lower() in heads and not _given_a_name(doc, end)
 
 
 def _given_a_name(doc: Doc, end: int) -> bool:
@@ -289,6 +299,7 @@ def _pair(
     end: int,
     alignment: list[int],
     args: list[Arg],
+    by_first: dict[int, tuple[int, Mention]],
     sentence_of: list[int],
 ) -> tuple[tuple[int, Mention], tuple[int, Mention]] | None:
     """The two mentions (first token, mention) a match relates, in text order: those it takes
@@ -296,8 +307,8 @@ def _pair(
     The nearest before is no setting a preposition names (:func:`is_setting_of`: in "our
     LongWriter-Zero model, trained from Qwen2.5-32B, outperforms SFT" LongWriter-Zero does)
     and no baseline of an earlier comparison (:func:`is_compared`: in "MemGen surpasses ExpeL
-    and AWM ..., and exceeds GRPO" MemGen does)."""
-    by_first = {s: (e, m) for s, e, m in args}
+    and AWM ..., and exceeds GRPO" MemGen does). ``by_first``: ``args`` by first token, as
+    (end, mention)."""
     taken = []
     for arg in rule.args:
         tokens = [start + k for k, p in enumerate(alignment) if p in (arg, arg + 1)]
@@ -337,8 +348,6 @@ def _relation(
     if rule.head_named and not has_capital_or_digit(head["text"]):
         return None
     if rule.tail_named and not (has_capital_or_digit(tail["text"]) or _stands_for_own(tail)):
-        return None
-    if rule.head_heads is not None and head["text"].split()[-1].lower() not in rule.head_heads:
         return None
     stated = _stated(head, tail, proposed)
     if stated is None:

@@ -104,12 +104,11 @@ def stated_parts(
     parts = set()
     for rows in relations.values():
         for r in rows:
-            part, whole = entities.get(r.head.entity or ""), entities.get(r.tail.entity or "")
+            if not _described_part(r, entities):
+                continue
+            part, whole = entities[r.head.entity or ""], entities.get(r.tail.entity or "")
             if (
-                r.type == EntityRel.PART_OF.value
-                and part is not None
-                and whole is not None
-                and part.label == Label.CONCEPT
+                whole is not None
                 and whole.label == Label.METHOD
                 and whole.id in keep
                 and not _by_classifier(r)
