@@ -50,7 +50,7 @@ def baseline_frames(
     sentence_of: Sequence[int],
 ) -> list[tuple[Arg, str, Arg]]:
     """(claimant, "COMPARED_WITH", baseline) for each named method a comparison cue governs
-    (:func:`_under_comparison`) and the method its sentence claims the comparison for
+    (:func:`under_comparison`) and the method its sentence claims the comparison for
     (:func:`kg.extract.claimants.claimant` at the baseline's place); ``args`` in text order,
     as :func:`kg.extract.relations.argument_tokens` gives them. "We" and "our method" stand
     for ``proposed``."""
@@ -61,7 +61,7 @@ def baseline_frames(
         mentions = [a for a in group if a[2].get("source") != "stand_in"]
         for arg in group:
             start, end, m = arg
-            if not (_names_one_method(doc, arg) and _under_comparison(doc, start, first)):
+            if not (names_one_method(doc, arg) and under_comparison(doc, start, first)):
                 continue
             head, _ = claimant(doc, doc[start:end], mentions, proposed, offsets)
             if head is None or head is m or head["text"] == m["text"]:
@@ -77,7 +77,7 @@ def baseline_frames(
     return found
 
 
-def _names_one_method(doc: Doc, arg: Arg) -> bool:
+def names_one_method(doc: Doc, arg: Arg) -> bool:
     """Whether an argument names one method: a Method written as a name (a capital or a
     digit), whole words (:func:`kg.extract.spans.in_compound`: not "VL-7B" of "Qwen2.5-VL-7B"
     nor "OGA-" of "OGA-UCT"), not a class of methods: a plural ("RAG baselines",
@@ -95,7 +95,7 @@ def _names_one_method(doc: Doc, arg: Arg) -> bool:
     )
 
 
-def _under_comparison(doc: Doc, start: int, first: int) -> bool:
+def under_comparison(doc: Doc, start: int, first: int) -> bool:
     """Whether a comparison cue governs the mention at token ``start`` of the sentence that
     begins at token ``first``: scanning left over modifiers, nouns and list joins, the first
     other word is a cue, or a cue stands among them ("outperforms the strong GRPO and X")."""

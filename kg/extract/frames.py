@@ -1,12 +1,14 @@
 """Frames: relations a sentence states by its shape, not by the words between two mentions.
 
-Four frames, each a finder of :data:`FRAME_FINDERS` that ``kg_relations`` runs after its token
+Five frames, each a finder of :data:`FRAME_FINDERS` that ``kg_relations`` runs after its token
 patterns: *evaluation frames*, the datasets and tasks a sentence evaluates the paper's own method
 on (this module); *component frames*, the parts a sentence lists after announcing them ("ReMix
 consists of three major components: (1) ..., (2) ...": :mod:`kg.extract.part_frames`);
 *contrast frames*, the methods a sentence sets the paper's against ("Unlike GRPO, ReMix ...":
-:mod:`kg.extract.contrast_frames`); and the *baseline frame* (:mod:`kg.extract.baselines`),
-the named methods a sentence's claimant outperforms, however far apart.
+:mod:`kg.extract.contrast_frames`); the *baseline frame* (:mod:`kg.extract.baselines`), the
+named methods a sentence's claimant outperforms, however far apart; and the *applied frame*
+(:mod:`kg.extract.applied_frames`), the named models it is applied to ("boosts the accuracy of
+Qwen3-8B").
 
 Abstracts report their evaluation in sentences that name the method and put the datasets
 under "on", "across" or "over", often far apart and in every order: "On five math reasoning
@@ -41,6 +43,7 @@ from typing import Any
 
 from spacy.tokens import Doc
 
+from kg.extract.applied_frames import APPLIED_CONFIDENCE, APPLIED_RULE, applied_frames
 from kg.extract.baselines import BASELINE_CONFIDENCE, BASELINE_RULE, baseline_frames
 from kg.extract.contrast_frames import CONTRAST_CONFIDENCE, CONTRAST_RULE, contrast_frames
 from kg.extract.lexicon import load_lexicon, read_data_lines
@@ -238,4 +241,5 @@ FRAME_FINDERS = (
     (component_frames, COMPONENT_RULE, COMPONENT_CONFIDENCE),
     (contrast_frames, CONTRAST_RULE, CONTRAST_CONFIDENCE),
     (baseline_frames, BASELINE_RULE, BASELINE_CONFIDENCE),
+    (applied_frames, APPLIED_RULE, APPLIED_CONFIDENCE),
 )

@@ -17,7 +17,8 @@ Beside the rules, frames (:mod:`kg.extract.frames`) relate the paper's own metho
 datasets and tasks a sentence evaluates it on, however far apart they are written, a
 system to the parts a sentence lists after "N components:", the paper's method to those a
 sentence opens by setting it against ("Unlike GRPO, ..."), and what a sentence claims for to
-the named methods it outperforms (:mod:`kg.extract.baselines`); metric frames measure the
+the named methods it outperforms (:mod:`kg.extract.baselines`) and the named models it is
+applied to (:mod:`kg.extract.applied_frames`); metric frames measure the
 datasets a sentence evaluates on by the one metric it names (:mod:`kg.extract.metric_frames`);
 and a pair classifier trained on SciERC (:mod:`kg.extract.relation_model`, ``kg train
 relations``) adds what it finds between two arguments of a sentence that no rule relates

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from spacy.language import Language
 
+from kg.extract.applied_frames import APPLIED_RULE, applied_frames, names_a_model
 from kg.extract.baselines import BASELINE_RULE
 from kg.extract.contrast_frames import CONTRAST_RULE
 from kg.extract.frames import FRAME_RULE, governing_preposition, under_evaluation
@@ -313,6 +314,71 @@ def test_baseline_frames(nlp: Language, text: str, expected: set) -> None:
     """Baseline frames (kg/extract/baselines.py): a named method a sentence measures its
     claimant against, however far apart the two are written."""
     assert pairs_by(nlp, text, BASELINE_RULE) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # "<quality> of" a list of models, in a sentence that reports a change
+            "FooNet boosts the performances of Llama-3-8B, Mistral-7B and Gemma-2B by 2%.",
+            {("FooNet", "Llama-3-8B"), ("FooNet", "Mistral-7B"), ("FooNet", "Gemma-2B")},
+        ),
+        (  # the model as the object of a verb that changes it
+            "FooNet delivers larger gains, raising Llama-3-8B by 41% on MATH.",
+            {("FooNet", "Llama-3-8B")},
+        ),
+        (  # "on" a model, named by its family: LLaDA
+            "FooNet achieves a 15x speedup on LLaDA with minimal accuracy drop.",
+            {("FooNet", "LLaDA")},
+        ),
+        (  # "applying it to" a list of models, brackets between them
+            "We propose FooNet. Finally, we demonstrate its scalability by applying it to large "
+            "systems, including Qwen1.5-MoE (14B) and DeepSeek-MoE (16B).",
+            {("FooNet", "Qwen1.5-MoE"), ("FooNet", "DeepSeek-MoE")},
+        ),
+        (  # a comparison applies nothing
+            "FooNet reaches 84% accuracy, outperforming much larger models (e.g., Llama-3-70B).",
+            set(),
+        ),
+        (  # nor does matching a model's performance
+            "FooNet matches the performance of Llama-3-70B while reducing cost by 10x.",
+            set(),
+        ),
+        (  # without a change reported, "the performance of X" is only studied
+            "We propose FooNet and analyze the performance of Llama-3-8B.",
+            set(),
+        ),
+        (  # "on" a name that is no model: a dataset the corpus may type a method
+            "FooNet improves accuracy by 5% on MAESTRO-E.",
+            set(),
+        ),
+    ],
+)
+def test_applied_frames(nlp: Language, text: str, expected: set) -> None:
+    """Applied frames (kg/extract/applied_frames.py): the named models a sentence's claimant
+    is applied to, USED_FOR."""
+    assert pairs_by(nlp, text, APPLIED_RULE) == expected
+
+
+def test_applied_frame_takes_what_is_applied(nlp: Language) -> None:
+    """What "applying ... to" applies is the method written between them, not the claimant
+    (the token patterns relate this pair first, so the finder is called alone)."""
+    doc = nlp("We show that FooNet helps, while applying BarNet to Llama-3-8B hurts accuracy.")
+    args = argument_tokens(doc, doc._.kg_mentions, stand_in=True)
+    sentence_of = [t.sent.start for t in doc]
+    found = {
+        (h[2]["text"], t[2]["text"]) for h, _, t in applied_frames(doc, args, None, sentence_of)
+    }
+    assert found == {("BarNet", "Llama-3-8B")}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("Qwen3-1.7B", True), ("LLaDA", True), ("Qwen-Image-Edit", True), ("GRPO", False)],
+)
+def test_names_a_model(nlp: Language, text: str, expected: bool) -> None:
+    doc = nlp.make_doc(text)
+    assert names_a_model(doc, 0, len(doc), text) is expected
 
 
 @pytest.mark.parametrize(
