@@ -39,6 +39,9 @@ BASELINE_RULE = "baseline_frame"
 BASELINE_CONFIDENCE = 0.55
 #: Words before "to" or "with" that make it a comparison ("compared to", "superior to").
 COMPARE_TO = frozenset({"compared", "comparison", "relative", "superior", "comparable", "par"})
+#: Word beginnings before "against" that make what follows a threat, not a baseline:
+#: "robust(ness) against", "defends against", "protection against", "safeguard against".
+_SHIELDS = ("robust", "defen", "protect", "guard", "resilien", "safe", "secur")
 #: How far left of a method a cue may stand, in tokens.
 _REACH = 12
 
@@ -98,12 +101,15 @@ def names_one_method(doc: Doc, arg: Arg) -> bool:
 def under_comparison(doc: Doc, start: int, first: int) -> bool:
     """Whether a comparison cue governs the mention at token ``start`` of the sentence that
     begins at token ``first``: scanning left over modifiers, nouns and list joins, the first
-    other word is a cue, or a cue stands among them ("outperforms the strong GRPO and X")."""
+    other word is a cue, or a cue stands among them ("outperforms the strong GRPO and X").
+    "against" is a cue but after a word of defence ("robustness against GCG")."""
     i = start - 1
     while i >= first and i > start - _REACH:
         word = doc[i].lower_
         if word in COMPARE_WORDS or (word in ("to", "with") and i > first and _compares(doc, i)):
             return True
+        if word == "against" and not (i > first and doc[i - 1].lower_.startswith(_SHIELDS)):
+            return True  # "a 66% win rate against GPT-4o mini", not "robustness against GCG"
         if not (doc[i].tag_ in BASELINE_GAP_TAGS or inside_compound(doc, i)):
             return False
         i -= 1

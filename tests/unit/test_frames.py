@@ -308,6 +308,14 @@ def test_contrast_frames(nlp: Language, text: str, expected: set) -> None:
             "FooNet reaches 84% accuracy, outperforming recent multi-agent LLM baselines.",
             set(),
         ),
+        (  # "against" a named method compares
+            "In head-to-head games, FooNet achieves a 66% win rate against Llama-3-8B.",
+            {("FooNet", "Llama-3-8B")},
+        ),
+        (  # but not after a word of defence: the method is a threat
+            "FooNet improves robustness against GCG while reducing over-refusal.",
+            set(),
+        ),
     ],
 )
 def test_baseline_frames(nlp: Language, text: str, expected: set) -> None:
