@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import cached_property
 from typing import Any
 
 from spacy.tokens import Doc
@@ -83,7 +84,7 @@ def applied_frames(
     stand for ``proposed``."""
     found = []
     for first, group in by_sentence(args, sentence_of).items():
-        changes = any(t.lower_ in _CHANGE for t in doc[first].sent)
+        changes = _Changes(doc, first)
         own = [a for a in group if a[2].get("refers") in ("we", "own")]
         offsets = [a[2]["start"] for a in own]
         mentions = [a for a in group if a[2].get("source") != "stand_in"]
@@ -117,7 +118,20 @@ def applied_frames(
     return found
 
 
-def _applied_cue(doc: Doc, arg: Arg, first: int, changes: bool) -> int | None:
+class _Changes:
+    """Whether the sentence that begins at token ``first`` reports a change
+    (``result_change_cues.txt``): read only when a cue asks, as few sentences need it."""
+
+    def __init__(self, doc: Doc, first: int) -> None:
+        self._doc = doc
+        self._first = first
+
+    @cached_property
+    def found(self) -> bool:
+        return any(t.lower_ in _CHANGE for t in self._doc[self._first].sent)
+
+
+def _applied_cue(doc: Doc, arg: Arg, first: int, changes: _Changes) -> int | None:
     """The token of the cue that makes the mention ``arg`` a model something is applied to, or
     None: scanning left from it over modifiers, nouns and list joins, the first other word."""
     start, end, m = arg
@@ -129,11 +143,11 @@ def _applied_cue(doc: Doc, arg: Arg, first: int, changes: bool) -> int | None:
         if word in _VERBS and doc[i].tag_.startswith("VB"):
             # the model is the object, not a modifier of it ("improves LLM reasoning")
             return i if not (end < len(doc) and doc[end].tag_ in _NOUNS) else None
-        if word == "of" and changes and i > first and _quality(doc, i - 1):
+        if word == "of" and changes.found and i > first and _quality(doc, i - 1):
             return None if _matched(doc, i - 2, first) else i - 1
         if word == "to" and any(t.lower_ in _APPLY for t in doc[max(first, i - 6) : i]):
             return i
-        if word == "on" and changes and names_a_model(doc, start, end, m["text"]):
+        if word == "on" and changes.found and names_a_model(doc, start, end, m["text"]):
             return i
         if not (doc[i].tag_ in _GAP_TAGS or inside_compound(doc, i)):
             return None
