@@ -81,16 +81,20 @@ def baseline_frames(
 
 
 def names_one_method(doc: Doc, arg: Arg) -> bool:
-    """Whether an argument names one method: a Method written as a name (a capital or a
-    digit), whole words (:func:`kg.extract.spans.in_compound`: not "VL-7B" of "Qwen2.5-VL-7B"
-    nor "OGA-" of "OGA-UCT"), not a class of methods: a plural ("RAG baselines",
-    "non-reasoning LLMs") or the modifier of one ("DRL baselines", "7 TTA methods"). A
-    comparison with unnamed baselines is no relation."""
+    """Whether an argument names one method: a Method written as one name
+    (:func:`names_one`). A comparison with unnamed baselines is no relation."""
+    return arg[2]["label"] == "Method" and names_one(doc, arg)
+
+
+def names_one(doc: Doc, arg: Arg) -> bool:
+    """Whether an argument is written as one name: a capital or a digit, whole words
+    (:func:`kg.extract.spans.in_compound`: not "VL-7B" of "Qwen2.5-VL-7B" nor "OGA-" of
+    "OGA-UCT"), not a class: a plural ("RAG baselines", "non-reasoning LLMs") or the
+    modifier of one ("DRL baselines", "7 TTA methods")."""
     start, end, m = arg
     plural = ("NNS", "NNPS")
     return (
-        m["label"] == "Method"
-        and has_capital_or_digit(m["text"])
+        has_capital_or_digit(m["text"])
         and not in_compound(doc, start, end)
         and "-" not in (m["text"][0], m["text"][-1])
         and doc[end - 1].tag_ not in plural

@@ -43,7 +43,12 @@ from typing import Any
 
 from spacy.tokens import Doc
 
-from kg.extract.applied_frames import APPLIED_CONFIDENCE, APPLIED_RULE, applied_frames
+from kg.extract.applied_frames import (
+    APPLIED_CONFIDENCE,
+    APPLIED_RULE,
+    applied_frames,
+    of_a_family,
+)
 from kg.extract.baselines import BASELINE_CONFIDENCE, BASELINE_RULE, baseline_frames
 from kg.extract.contrast_frames import CONTRAST_CONFIDENCE, CONTRAST_RULE, contrast_frames
 from kg.extract.lexicon import load_lexicon, read_data_lines
@@ -221,6 +226,8 @@ def evaluation_frames(
                 kind = "EVALUATED_ON"  # "on five benchmarks—BrowserComp, GAIA, ...": data
             if kind is None or m.get("role") == "PROPOSES" or (kind == "EVALUATED_ON" and unnamed):
                 continue
+            if kind == "EVALUATED_ON" and of_a_family(m["text"]):
+                continue  # "gains of 24.3% on Qwen2.5-3B": a model, the applied frame's
             at = governing_preposition(doc, arg[0], first)
             if at is None:
                 continue

@@ -45,6 +45,7 @@ from typing import Any
 from spacy.language import Language
 from spacy.tokens import Doc, Span
 
+from kg.extract.applied_frames import APPLIED_RULE
 from kg.extract.claimants import is_compared, is_setting_of
 from kg.extract.frames import FRAME_FINDERS, FRAME_RULE
 from kg.extract.metric_frames import METRIC_CONFIDENCE, METRIC_RULE, metric_frames
@@ -386,15 +387,20 @@ GRAPH_TYPES: dict[str, tuple[frozenset[str], frozenset[str] | None]] = {
 }
 
 
+#: (rule, the tail's type in the sentence) of frames that read the tail as another type.
+_READ_AS_ANOTHER_TYPE = frozenset({(FRAME_RULE, "Method"), (APPLIED_RULE, "Dataset")})
+
+
 def fits_graph(relation: Relation) -> bool:
     """Whether a relation joins the types the graph gives its type (:data:`GRAPH_TYPES`); the
     rules also find what SciERC annotates beyond them (a concept used for a concept, a method
     measured by a metric: kg's results carry those)."""
     heads, tails = GRAPH_TYPES[relation.type]
     head, tail = relation.head["label"], relation.tail["label"]
-    if relation.rule == FRAME_RULE and tail == "Method":
-        # a member of a list of data ("on five benchmarks—BrowserComp, GAIA, ..."): the graph
-        # keeps it if the corpus types its entity a dataset
+    if (relation.rule, tail) in _READ_AS_ANOTHER_TYPE:
+        # a member of a list of data ("on five benchmarks—BrowserComp, GAIA, ...") or a model
+        # of a family ("gains of 24.3% on Qwen2.5-3B") the sentence types otherwise: the
+        # graph keeps it if the corpus types its entity as the frame reads it
         return head in heads
     return head in heads and (tail in (head, "Concept") if tails is None else tail in tails)
 

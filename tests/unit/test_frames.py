@@ -368,6 +368,24 @@ def test_applied_frames(nlp: Language, text: str, expected: set) -> None:
     assert pairs_by(nlp, text, APPLIED_RULE) == expected
 
 
+def test_a_model_of_a_family_is_applied_to_whatever_its_type(nlp: Language) -> None:
+    """"gains of 24.3% on Qwen2.5-3B": the recogniser may type a model of a family a dataset;
+    the applied frame relates it, not the evaluation frame, and the pipeline keeps it for the
+    graph to decide by the corpus' type."""
+    text = (
+        "We propose FooNet. Across five reasoning benchmarks, FooNet consistently outperforms "
+        "baselines, achieving average gains of 24.3% on Qwen2.5-3B and 33.0% on Llama3.2-3B."
+    )
+    doc = nlp(text)
+    models = {"Qwen2.5-3B", "Llama3.2-3B"}
+    typed = {m["text"]: m["label"] for m in doc._.kg_mentions if m["text"] in models}
+    assert "Dataset" in typed.values()  # (else this test shows nothing)
+    assert pairs_by(nlp, text, APPLIED_RULE) == {("FooNet", m) for m in models}
+    assert framed(nlp, text) == set()
+    kept = {doc._.kg_mentions[r["tail"]]["text"] for r in doc._.kg_relations}
+    assert models <= kept
+
+
 def test_applied_frame_takes_what_is_applied(nlp: Language) -> None:
     """What "applying ... to" applies is the method written between them, not the claimant
     (the token patterns relate this pair first, so the finder is called alone)."""
