@@ -388,7 +388,9 @@ GRAPH_TYPES: dict[str, tuple[frozenset[str], frozenset[str] | None]] = {
 
 
 #: (rule, the tail's type in the sentence) of frames that read the tail as another type.
-_READ_AS_ANOTHER_TYPE = frozenset({(FRAME_RULE, "Method"), (APPLIED_RULE, "Dataset")})
+_READ_AS_ANOTHER_TYPE = frozenset(
+    {(FRAME_RULE, "Method"), (FRAME_RULE, "Dataset"), (APPLIED_RULE, "Dataset")}
+)
 
 
 def fits_graph(relation: Relation) -> bool:

@@ -58,6 +58,15 @@ def framed(nlp: Language, text: str) -> set[tuple[str, str, str]]:
             "We propose FooNet. FooNet is pretrained on ImageNet and reaches 81% accuracy.",
             set(),
         ),
+        (  # models under evaluation: the method is applied to them
+            "We propose FooNet. Experiments on Llama-3-8B and Mistral-7B show that FooNet is "
+            "fast.",
+            {("FooNet", "USED_FOR", "Llama-3-8B"), ("FooNet", "USED_FOR", "Mistral-7B")},
+        ),
+        (  # but a model "over" which it improves is a baseline
+            "We propose FooNet. FooNet improves over Llama-3-8B and Mistral-7B on average.",
+            set(),
+        ),
         (  # a list a kind of method heads holds models
             "We propose FooNet. Experiments across architectures including ResNet show that "
             "FooNet is fast.",
@@ -370,8 +379,8 @@ def test_applied_frames(nlp: Language, text: str, expected: set) -> None:
 
 def test_a_model_of_a_family_is_applied_to_whatever_its_type(nlp: Language) -> None:
     """"gains of 24.3% on Qwen2.5-3B": the recogniser may type a model of a family a dataset;
-    the applied frame relates it, not the evaluation frame, and the pipeline keeps it for the
-    graph to decide by the corpus' type."""
+    the frames read it as a model the method is applied to, not a dataset it is evaluated on,
+    and the pipeline keeps the relation for the graph to decide by the corpus' type."""
     text = (
         "We propose FooNet. Across five reasoning benchmarks, FooNet consistently outperforms "
         "baselines, achieving average gains of 24.3% on Qwen2.5-3B and 33.0% on Llama3.2-3B."
@@ -380,10 +389,9 @@ def test_a_model_of_a_family_is_applied_to_whatever_its_type(nlp: Language) -> N
     models = {"Qwen2.5-3B", "Llama3.2-3B"}
     typed = {m["text"]: m["label"] for m in doc._.kg_mentions if m["text"] in models}
     assert "Dataset" in typed.values()  # (else this test shows nothing)
-    assert pairs_by(nlp, text, APPLIED_RULE) == {("FooNet", m) for m in models}
-    assert framed(nlp, text) == set()
-    kept = {doc._.kg_mentions[r["tail"]]["text"] for r in doc._.kg_relations}
-    assert models <= kept
+    mentions = doc._.kg_mentions
+    kept = {(mentions[r["tail"]]["text"], r["type"]) for r in doc._.kg_relations}
+    assert {(m, "USED_FOR") for m in models} <= kept
 
 
 def test_applied_frame_takes_what_is_applied(nlp: Language) -> None:
