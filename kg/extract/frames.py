@@ -19,9 +19,10 @@ without end. So a sentence is read as a frame instead: when it names the paper's
 method (by its name, its acronym or "our method") and a named dataset stands under one of
 those prepositions, the method is EVALUATED_ON the dataset; a named model there ("Experiments
 on Qwen2.5-7B and Llama-3-8B show ...": :func:`kg.extract.applied_frames.names_a_model`) is
-one the method is applied to, USED_FOR, unless the preposition compares ("improves over X"). A sentence that reports an
-evaluation without naming the method ("Experiments on ZsRE and CounterFact show ...") speaks of
-it as well when an evaluation cue stands right before the preposition (``evaluation_cues.txt``).
+one the method is applied to, USED_FOR, unless the preposition compares ("improves over X").
+A sentence that reports an evaluation without naming the method ("Experiments on ZsRE and
+CounterFact show ...") speaks of it as well when an evaluation cue stands right before the
+preposition (``evaluation_cues.txt``).
 
 The preposition must govern the dataset: scanning left from the dataset, only nouns,
 adjectives, numbers, brackets, commas, "and" and list openers ("such as", "including",
