@@ -119,6 +119,24 @@ def test_a_baseline_after_outperforms_is_not_the_method(nlp: Language) -> None:
     assert r.relative and text_of(r.method) == "FooNet"
 
 
+def test_a_baseline_typed_a_dataset_is_not_the_claims_dataset(nlp: Language) -> None:
+    # the recogniser types "Gemini Flash" a dataset here; the claim is on WebPRMBench
+    text = (
+        "On WebPRMBench, WebArbiter-7B outperforms the strongest baseline, Gemini Flash, "
+        "by 10.9%."
+    )
+    doc = nlp(text)
+    assert any(m["text"] == "Gemini Flash" and m["label"] == "Dataset" for m in doc._.kg_mentions)
+    (r,) = results_in(doc, doc._.kg_mentions)
+    assert (text_of(r.method), text_of(r.dataset)) == ("WebArbiter-7B", "WebPRMBench")
+
+
+def test_a_gain_over_a_dataset_is_on_it(nlp: Language) -> None:
+    text = "FooNet achieves a notable 7% improvement over TruthfulQA."
+    (r,) = claims(nlp, text)
+    assert text_of(r.dataset) == "TruthfulQA"
+
+
 def test_a_baseline_after_a_hyphenated_modifier_is_not_the_method(nlp: Language) -> None:
     text = "FooNet outperforms the state-of-the-art method AsFT, reducing the error to 3.6%."
     (r,) = claims(nlp, text)
