@@ -177,9 +177,13 @@ def _matched(doc: Doc, i: int, first: int) -> bool:
 
 
 def _all_named(text: str) -> bool:
-    """Whether every word of a mention is written as a name (a capital or a digit): a model or
-    a method's name, not a phrase about one ("RL fine-tuning", "LLM's marginalization")."""
-    return all(has_capital_or_digit(w) for w in text.split())
+    """Whether every word of a mention is written as a name (a capital or a digit), but a
+    last "model": a model or a method's name ("LLaVA-1.5 model"), not a phrase about one
+    ("RL fine-tuning", "LLM's marginalization")."""
+    words = text.split()
+    if len(words) > 1 and words[-1] == "model":
+        words.pop()
+    return all(has_capital_or_digit(w) for w in words)
 
 
 def _place(group: Sequence[Arg], m: dict[str, Any]) -> tuple[int, int]:

@@ -344,6 +344,11 @@ def test_baseline_frames(nlp: Language, text: str, expected: set) -> None:
             "FooNet delivers larger gains, raising Llama-3-8B by 41% on MATH.",
             {("FooNet", "Llama-3-8B")},
         ),
+        (  # a name and "model": "the LLaVA-1.5 model series"
+            "Our results show that FooNet improves the accuracy of the LLaVA-1.5 model series "
+            "by 3%.",
+            {("FooNet", "LLaVA-1.5 model")},
+        ),
         (  # "on" a model, named by its family: LLaDA
             "FooNet achieves a 15x speedup on LLaDA with minimal accuracy drop.",
             {("FooNet", "LLaDA")},
