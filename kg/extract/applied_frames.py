@@ -43,11 +43,17 @@ from typing import Any
 from spacy.tokens import Doc
 
 from kg.extract.baselines import names_one, names_one_method, under_comparison
-from kg.extract.claimants import BASELINE_GAP_TAGS, COMPARE_WORDS, claimant, inside_compound
+from kg.extract.claimants import (
+    BASELINE_GAP_TAGS,
+    COMPARE_WORDS,
+    claimant,
+    inside_compound,
+    is_subject,
+)
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.names import has_capital_or_digit
 from kg.extract.normalize import singularize
-from kg.extract.spans import Arg, by_sentence
+from kg.extract.spans import FINITE_VERB_TAGS, Arg, by_sentence
 
 APPLIED_RULE = "applied_frame"
 APPLIED_CONFIDENCE = 0.5
@@ -57,6 +63,8 @@ _REACH = 16
 #: What may stand between a cue and the model it governs: the baseline frame's words, and
 #: brackets ("Qwen1.5-MoE (14B) and DeepSeek-MoE (16B)").
 _GAP_TAGS = BASELINE_GAP_TAGS | {"-LRB-", "-RRB-"}
+#: The same without verbs: between "with" and the models of an opening phrase.
+_NAME_GAP_TAGS = _GAP_TAGS - {"VBN", "VBG"}
 _CHANGE = frozenset(read_data_lines("relations/result_change_cues.txt"))
 _VERBS = frozenset(read_data_lines("relations/applied_verbs.txt"))
 _QUALITIES = frozenset(read_data_lines("relations/model_qualities.txt")) | frozenset(
@@ -92,10 +100,15 @@ def applied_frames(
             start, end, m = arg
             if not (_names_a_method(doc, arg) and _all_named(m["text"])):
                 continue  # "improving RL fine-tuning", "enhances the stability of LoRA"
+            if m.get("role") == "PROPOSES":
+                continue  # "With SelfReflect, we ...": the paper's own, applied to nothing
             if under_comparison(doc, start, first):
                 continue
             cue = _applied_cue(doc, arg, first, changes)
             if cue is None:
+                subject = _in_opening(doc, arg, first) and _opening_subject(doc, group, end)
+                if subject:
+                    found.append((subject, "USED_FOR", arg))  # "When paired with X, Y ..."
                 continue
             applied = _applied_before(group, doc, cue, first)
             head = (
@@ -103,19 +116,62 @@ def applied_frames(
                 if applied
                 else claimant(doc, doc[cue : cue + 1], mentions, proposed, offsets)[0]
             )
-            if head is None or head is m or head["text"] == m["text"]:
+            if head is not None and (head is m or head["text"] == m["text"]):
                 continue
-            if names_a_model(doc, *_place(group, head), head["text"]):
+            if head is not None and names_a_model(doc, *_place(group, head), head["text"]):
                 continue  # a model is what methods are applied to, not what is applied
             said = [a for a in own if a[0] < cue]
             head_arg: Arg | None = (
                 said[-1]
                 if head is proposed and said and not applied
-                else next((a for a in group if a[2] is head), None)
+                else next((a for a in group if head is not None and a[2] is head), None)
             )
-            if head_arg is not None and head_arg[0] < start:
+            if head_arg is None or head_arg[0] > start:
+                # the claim's method may come after an opening phrase that names the model:
+                # "When applied to the LLaDA-8B-Instruct model, dParallel reduces ..."
+                opening = _opening(doc, first, start)
+                head_arg = _opening_subject(doc, group, end) if opening else None
+            if head_arg is not None:
                 found.append((head_arg, "USED_FOR", arg))
     return found
+
+
+def _opening(doc: Doc, first: int, start: int) -> bool:
+    """Whether token ``start`` is in the opening phrase of the sentence that begins at token
+    ``first``, before its subject: the sentence opens with a preposition or "when" (an adverb
+    and a comma before it: "Notably, on Qwen3-8B, ..."), and no finite verb comes between."""
+    if first + 2 < len(doc) and doc[first].tag_ == "RB" and doc[first + 1].text == ",":
+        first += 2
+    opens = doc[first].tag_ == "IN" or doc[first].lower_ == "when"
+    return opens and not any(t.tag_ in FINITE_VERB_TAGS for t in doc[first:start])
+
+
+def _in_opening(doc: Doc, arg: Arg, first: int) -> bool:
+    """Whether the mention ``arg`` is under "with" in its sentence's opening phrase, only
+    names, modifiers and list joins between: "When paired with X and Y, ...", "On HH-RLHF ...
+    with Qwen2-7B, Mistral-7B, ...", not "With a backbone optimized using SFT"."""
+    if not _opening(doc, first, arg[0]):
+        return False
+    i = arg[0] - 1
+    while i >= first and (doc[i].tag_ in _NAME_GAP_TAGS or inside_compound(doc, i)):
+        i -= 1
+    return i >= first and doc[i].lower_ == "with"
+
+
+def _opening_subject(doc: Doc, group: Sequence[Arg], end: int) -> Arg | None:
+    """The subject after the opening phrase that holds the mention ending at token ``end``:
+    the first method (or "we"/"our method") right after a comma and before a finite verb,
+    with no finite verb before it ("When paired with X, ReGraphT enables ...")."""
+    for arg in group:
+        start, stop, m = arg
+        if start < end:
+            continue
+        if any(t.tag_ in FINITE_VERB_TAGS for t in doc[end:start]):
+            return None
+        own = m.get("refers") in ("we", "own")
+        if doc[start - 1].text == "," and (own or m["label"] == "Method"):
+            return arg if is_subject(doc, stop) else None
+    return None
 
 
 class _Changes:

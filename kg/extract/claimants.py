@@ -44,7 +44,7 @@ def claimant(
     (:func:`is_compared`), not the model a metric is measured of (:func:`_measured_of`) and
     not where the claim was made (:func:`is_setting_of`: "improves the GSM8K score from 78.6
     to 81.2 on LLaDA-8B-Instruct"); of those, the nearest that is its clause's subject
-    (:func:`_is_subject`) when one is and the number is not written on the nearest
+    (:func:`is_subject`) when one is and the number is not written on the nearest
     (:func:`_written_on`). Or it is the proposed one when "we"/"our method" (``own``: their
     character offsets) comes after the claimant and before the number. When the nearest
     method is where the claim was made, it is returned second: the result's dataset when
@@ -67,7 +67,7 @@ def claimant(
     # reduction, and delivers 11% gains" is TD-MoE's, whatever method is nearer the number;
     # but not a number written on a method ("Qwen2.5-VL-32B: 39.54%", "DINO (50.9 mAP)").
     if claimants and not _written_on(doc, claimants[-1][0], span.start):
-        claimants = [c for c in claimants if _is_subject(doc, c[0])] or claimants
+        claimants = [c for c in claimants if is_subject(doc, c[0])] or claimants
     claimant = claimants[-1][1] if claimants else None
     said = [c for c in own if sent.start_char <= c < span.start_char]
     if said and proposed is not None and (claimant is None or said[-1] > claimant["start"]):
@@ -81,7 +81,7 @@ def _written_on(doc: Doc, end: int, start: int) -> bool:
     return 0 <= start - end <= 2 and all(t.text in (":", "(", "=") for t in doc[end:start])
 
 
-def _is_subject(doc: Doc, end: int) -> bool:
+def is_subject(doc: Doc, end: int) -> bool:
     """Whether the mention that ends before token ``end`` is a clause's subject: a finite verb
     follows it, adverbs or a closing bracket between ("TD-MoE achieves ...", "the strongest
     model (GPT-5) achieves")."""

@@ -358,6 +358,21 @@ def test_baseline_frames(nlp: Language, text: str, expected: set) -> None:
             "systems, including Qwen1.5-MoE (14B) and DeepSeek-MoE (16B).",
             {("FooNet", "Qwen1.5-MoE"), ("FooNet", "DeepSeek-MoE")},
         ),
+        (  # an opening phrase names the models, its subject the method
+            "FooNet is fast. When paired with Llama-3-8B and Mistral-7B, FooNet enables small "
+            "models to reason.",
+            {("FooNet", "Llama-3-8B"), ("FooNet", "Mistral-7B")},
+        ),
+        (
+            "FooNet is fast. When applied to the Llama-3-8B model, FooNet reduces decoding "
+            "steps by 80%.",
+            {("FooNet", "Llama-3-8B model")},
+        ),
+        (  # but not what a verb in the opening phrase governs
+            "FooNet is fast. With a small backbone optimized using Llama-3-8B, FooNet sets a "
+            "strong baseline.",
+            set(),
+        ),
         (  # a comparison applies nothing
             "FooNet reaches 84% accuracy, outperforming much larger models (e.g., Llama-3-70B).",
             set(),
