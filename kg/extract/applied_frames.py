@@ -22,7 +22,12 @@ as the baseline frame does (:mod:`kg.extract.baselines`):
 
 The method is the one the sentence claims the change for (:func:`kg.extract.claimants.claimant`
 at the cue's place: the clause's subject, or the paper's own method where "we" speaks); a model
-it is compared with is none of these ("outperforms Qwen3-8B").
+it is compared with is none of these ("outperforms Qwen3-8B"). When the models stand in the
+sentence's opening phrase, under one of these cues or "with", the method is the subject after
+it ("When paired with X and Y, ReGraphT enables ...", "When applied to the LLaDA-8B-Instruct
+model, dParallel reduces ..."). A name of a family is a model however the sentence types it
+("gains of 24.3% on Qwen2.5-3B" reads as a dataset): the graph decides by the corpus' type
+(:func:`kg.extract.relations.fits_graph`).
 
 >>> from kg.extract.pipeline import load_pipeline
 >>> from kg.extract.relations import relations_in
@@ -216,11 +221,10 @@ def _applied_before(group: Sequence[Arg], doc: Doc, cue: int, first: int) -> Arg
     ("directly applying point-based drag editing to DiTs"), or None."""
     if doc[cue].lower_ != "to":
         return None
-    verb = next((i for i in range(cue - 1, max(first, cue - 6) - 1, -1)
-                 if doc[i].lower_ in _APPLY), None)  # fmt: skip
-    if verb is None:
+    verbs = [i for i in range(max(first, cue - 6), cue) if doc[i].lower_ in _APPLY]
+    if not verbs:
         return None
-    between = [a for a in group if verb < a[0] and a[1] <= cue]
+    between = [a for a in group if verbs[-1] < a[0] and a[1] <= cue]
     return between[-1] if between else None
 
 
