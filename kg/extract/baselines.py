@@ -33,7 +33,7 @@ from spacy.tokens import Doc
 
 from kg.extract.claimants import BASELINE_GAP_TAGS, COMPARE_WORDS, claimant, inside_compound
 from kg.extract.names import has_capital_or_digit
-from kg.extract.spans import Arg, by_sentence, in_compound
+from kg.extract.spans import Arg, Mention, by_sentence, in_compound
 
 BASELINE_RULE = "baseline_frame"
 BASELINE_CONFIDENCE = 0.55
@@ -69,15 +69,22 @@ def baseline_frames(
             head, _ = claimant(doc, doc[start:end], mentions, proposed, offsets)
             if head is None or head is m or head["text"] == m["text"]:
                 continue
-            said = [a for a in own if a[0] < start]
-            head_arg: Arg | None = (
-                said[-1]  # where "we" speaks for it
-                if head is proposed and said
-                else next((a for a in group if a[2] is head), None)
-            )
+            head_arg = claimant_arg(head, proposed, own, start, group)
             if head_arg is not None and head_arg[0] < start:
                 found.append((head_arg, "COMPARED_WITH", arg))
     return found
+
+
+def claimant_arg(
+    head: Mention, proposed: Mention | None, own: Sequence[Arg], before: int, group: Sequence[Arg]
+) -> Arg | None:
+    """Where a claimant is written in its sentence (``group``): the last "we"/"our method" of
+    ``own`` before token ``before`` when the claimant is the ``proposed`` method it stands for,
+    else the claimant's own mention (None if the sentence does not hold it)."""
+    said = [a for a in own if a[0] < before]
+    if head is proposed and said:
+        return said[-1]
+    return next((a for a in group if a[2] is head), None)
 
 
 def names_one_method(doc: Doc, arg: Arg) -> bool:

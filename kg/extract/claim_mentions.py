@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from spacy.tokens import Doc, Span
 
 from kg.extract.frames import TRAINING_WORDS
-from kg.extract.spans import GENERIC, Arg, Mention, coordinated
+from kg.extract.spans import GENERIC, Arg, Mention, after_opening_adverb, coordinated
 
 #: What ends a claim's part of its sentence (with commas: :func:`clause_of`).
 _CLAUSE_END = frozenset({";", ":", "(", ")"})
@@ -162,8 +162,7 @@ def opening_dataset(doc: Doc, first: int, spans: list[Arg]) -> Mention | None:
     of the sentence is made on it ("On the WebGen-Bench dataset, WebGen-Agent increases the
     accuracy ... from 26.4% to 51.9% and its appearance score from 3.0 to 3.9"), an adverb and
     a comma before it ("Notably, on LongBench-V1, FASA reaches ...")."""
-    if first + 2 < len(doc) and doc[first].tag_ == "RB" and doc[first + 1].text == ",":
-        first += 2
+    first = after_opening_adverb(doc, first)
     if doc[first].lower_ not in ("on", "across"):
         return None
     for start, end, m in spans:

@@ -18,7 +18,7 @@ WildJailbreak)". No token pattern between two mentions catches that: the words b
 without end. So a sentence is read as a frame instead: when it names the paper's proposed
 method (by its name, its acronym or "our method") and a named dataset stands under one of
 those prepositions, the method is EVALUATED_ON the dataset; a named model there ("Experiments
-on Qwen2.5-7B and Llama-3-8B show ...": :func:`kg.extract.applied_frames.names_a_model`) is
+on Qwen2.5-7B and Llama-3-8B show ...": :func:`kg.extract.applied_frames.reads_as_model`) is
 one the method is applied to, USED_FOR, unless the preposition compares ("improves over X").
 A sentence that reports an evaluation without naming the method ("Experiments on ZsRE and
 CounterFact show ...") speaks of it as well when an evaluation cue stands right before the
@@ -50,8 +50,7 @@ from kg.extract.applied_frames import (
     APPLIED_CONFIDENCE,
     APPLIED_RULE,
     applied_frames,
-    names_a_model,
-    of_a_family,
+    reads_as_model,
 )
 from kg.extract.baselines import BASELINE_CONFIDENCE, BASELINE_RULE, baseline_frames
 from kg.extract.claimants import is_compared
@@ -70,8 +69,6 @@ FRAME_CONFIDENCE = 0.55
 #: survival analysis tasks demonstrate that CENs ..."). A dataset must be named (a capital or
 #: a digit): "on standard benchmarks" names none.
 FRAME_TYPES = {"Dataset": "EVALUATED_ON", "Task": "USED_FOR"}
-#: The types of a mention that may name a model (:func:`kg.extract.applied_frames.names_a_model`).
-_MODEL_LABELS = frozenset({"Method", "Dataset"})
 
 _PREPOSITIONS = frozenset(read_data_lines("relations/evaluation_prepositions.txt"))
 _CUES = frozenset(read_data_lines("relations/evaluation_cues.txt"))
@@ -231,14 +228,10 @@ def evaluation_frames(
             unnamed = not has_capital_or_digit(m["text"])
             if kind is None and m["label"] == "Method" and _data_list_member(doc, arg[0], first):
                 kind = "EVALUATED_ON"  # "on five benchmarks—BrowserComp, GAIA, ...": data
-            if (
-                m["label"] in _MODEL_LABELS
-                and names_a_model(doc, *arg[:2], m["text"])
-                and not is_compared(doc, arg[0], arg[1], first)
-            ):
+            if reads_as_model(doc, arg) and not is_compared(doc, arg[0], arg[1], first):
                 # "Experiments on Qwen2.5-7B and Llama-3-8B show ...": models the paper's method
                 # is applied to, however the sentence types them (kg.extract.applied_frames)
-                kind = "USED_FOR" if m["label"] == "Method" or of_a_family(m["text"]) else kind
+                kind = "USED_FOR"
             if kind is None or m.get("role") == "PROPOSES" or (kind == "EVALUATED_ON" and unnamed):
                 continue
             at = governing_preposition(doc, arg[0], first)

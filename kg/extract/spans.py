@@ -417,3 +417,11 @@ def pseudo_mention(tok: Token, source: str, **extra: Any) -> Mention:
         "canonical": tok.text, "sent_start": sent.start_char, "sent_end": sent.end_char,
         "source": source, "confidence": 1.0, **extra,
     }  # fmt: skip
+
+
+def after_opening_adverb(doc: Doc, first: int) -> int:
+    """The first token of the sentence that begins at token ``first`` after an opening adverb
+    and its comma ("Notably, on LongBench-V1, ..."), or ``first``."""
+    if first + 2 < len(doc) and doc[first].tag_ == "RB" and doc[first + 1].text == ",":
+        return first + 2
+    return first
