@@ -109,11 +109,13 @@ def names_one(doc: Doc, arg: Arg) -> bool:
     )
 
 
-def under_comparison(doc: Doc, start: int, first: int) -> bool:
+def under_comparison(
+    doc: Doc, start: int, first: int, gap_tags: frozenset[str] = BASELINE_GAP_TAGS
+) -> bool:
     """Whether a comparison cue governs the mention at token ``start`` of the sentence that
-    begins at token ``first``: scanning left over modifiers, nouns and list joins, the first
-    other word is a cue, or a cue stands among them ("outperforms the strong GRPO and X").
-    "against" is a cue but after a word of defence ("robustness against GCG")."""
+    begins at token ``first``: scanning left over modifiers, nouns and list joins (``gap_tags``),
+    the first other word is a cue, or a cue stands among them ("outperforms the strong GRPO
+    and X"). "against" is a cue but after a word of defence ("robustness against GCG")."""
     i = start - 1
     while i >= first and i > start - _REACH:
         word = doc[i].lower_
@@ -121,7 +123,7 @@ def under_comparison(doc: Doc, start: int, first: int) -> bool:
             return True
         if word == "against" and not (i > first and doc[i - 1].lower_.startswith(_SHIELDS)):
             return True  # "a 66% win rate against GPT-4o mini", not "robustness against GCG"
-        if not (doc[i].tag_ in BASELINE_GAP_TAGS or inside_compound(doc, i)):
+        if not (doc[i].tag_ in gap_tags or inside_compound(doc, i)):
             return False
         i -= 1
     return False

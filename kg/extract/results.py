@@ -34,6 +34,7 @@ from spacy.matcher import Matcher
 from spacy.tokens import Doc, Span
 from spacy.vocab import Vocab
 
+from kg.extract.baselines import under_comparison
 from kg.extract.claim_mentions import (
     baseline_named,
     bracketed_after,
@@ -46,7 +47,7 @@ from kg.extract.claim_mentions import (
     opening_dataset,
     trained_on,
 )
-from kg.extract.claimants import COMPARE_WORDS, claimant
+from kg.extract.claimants import claimant
 from kg.extract.lexicon import DATA, read_data_lines
 from kg.extract.number_roles import (
     RESULT_VERBS,
@@ -268,23 +269,12 @@ def _with_range_starts(doc: Doc, out: list[Result], inside: list[bool]) -> list[
     return with_starts
 
 
-#: Tags of the words between a comparison cue and the baseline it names ("outperforms the
-#: strongest baseline, Gemini Flash", "surpassing OpenAI's o1-preview"): no verb, no
-#: preposition.
+#: Tags of the words between a comparison cue and a baseline typed a dataset ("outperforms
+#: the strongest baseline, Gemini Flash", "surpassing OpenAI's o1-preview"): no verb, no
+#: preposition ("achieving a GenEval score" is a claim's own dataset).
 _BASELINE_NAME_TAGS = frozenset(
     {"DT", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", ",", "CC", "CD", "HYPH", "POS"}
 )
-
-
-def _a_baseline(doc: Doc, start: int, first: int) -> bool:
-    """Whether the mention at token ``start`` is a baseline a comparison names: scanning left
-    over determiners, modifiers, names and list joins, the first other word is "than",
-    "against" or a verb of compare_cues.txt. Not "over": "a 7% improvement over TruthfulQA"
-    is a claim on TruthfulQA."""
-    i = start - 1
-    while i >= first and doc[i].tag_ in _BASELINE_NAME_TAGS:
-        i -= 1
-    return i >= first and (doc[i].lower_ in COMPARE_WORDS or doc[i].lower_ == "against")
 
 
 def _result(
@@ -365,7 +355,8 @@ def _result(
         # baseline, Gemini Flash, by 10.9%" is no claim on Gemini Flash
         datasets = [
             x for x in own_side
-            if x[2]["label"] == "Dataset" and not _a_baseline(doc, x[0], sent.start)
+            if x[2]["label"] == "Dataset"
+            and not under_comparison(doc, x[0], sent.start, _BASELINE_NAME_TAGS)
         ]  # fmt: skip
         tested = [x for x in datasets if not trained_on(doc, x[0])]
         dataset = (
