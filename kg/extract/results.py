@@ -45,6 +45,7 @@ from kg.extract.claim_mentions import (
     on_a_mention,
     one_of_a_list,
     opening_dataset,
+    sentence_dataset,
     trained_on,
 )
 from kg.extract.claimants import claimant
@@ -191,18 +192,23 @@ def results_in(
             continue
         if start in asides and out and previous_end == start - 1:
             result.dataset = out[-1].dataset
+        if out and previous_end > doc[start].sent.start and _baselines(doc, start, end):
+            _measured_where(result, out[-1])
         listed = bool(out) and in_one_list(doc, previous_end, start)
         # a mention between the numbers ends the list's shared reading ("44.2% on MATH500 and
         # 84.5% on GSM8K"), and its run (kg/extract/result_lists.py)
-        between = listed and any(previous_end <= s0 < start for s0, _, _ in spans)
+        named = [(s0, m) for s0, _, m in spans if previous_end <= s0 < start] if listed else []
+        between = bool(named)
         if listed:
             # "gains of 14.9% on search, 14.0% on agentic": a list shares its kind and metric
             result.relative = result.relative or out[-1].relative
             result.metric = result.metric or out[-1].metric
             # ... and "76.7% and 75.2% top-1 accuracy on ImageNet": the metric and dataset
             # after the last number are the whole list's (not "44.2% on MATH500 and 84.5% on
-            # GSM8K": a mention between the numbers is the first one's)
-            if not between and (out[-1].metric is None or out[-1].dataset is None):
+            # GSM8K": a mention between the numbers is the first one's; a metric right
+            # after the first is its own: "0.25 rFID and 82.0% zero-shot accuracy on ImageNet")
+            own_metric = all(s0 == previous_end and m["label"] == "Metric" for s0, m in named)
+            if own_metric and (out[-1].metric is None or out[-1].dataset is None):
                 out[-1].metric = out[-1].metric or result.metric
                 after = result.dataset is not None and result.dataset["start"] > doc[start].idx
                 # (the list's, not a setting written before its first number: "Scaling up
@@ -229,6 +235,22 @@ def results_in(
     for result in out:  # "an AIME score of 15.5", "ImageNet top-1 accuracy"
         result.dataset = dataset_in_metric(result.metric, mentions) or result.dataset
     return _with_range_starts(doc, out, inside)
+
+
+def _baselines(doc: Doc, start: int, end: int) -> bool:
+    """Whether the claim at tokens ``start:end`` is the baseline's number of a comparison
+    (:func:`~kg.extract.number_roles.baselines_number`)."""
+    return baselines_number(doc, start, clause_of(doc, doc[start:end])[0])
+
+
+def _measured_where(baseline: Result, claim: Result) -> None:
+    """A baseline's number is measured where the claim it is compared with is, unless it
+    names its own dataset: "26.95% Pass@1 on L0 VM code generation compared to 22.58% for
+    GPT-4o" (a name after the number is the baseline's method, whatever its type here)."""
+    if baseline.dataset is None or baseline.dataset is baseline.method:
+        baseline.dataset = claim.dataset
+    baseline.task = baseline.task or claim.task
+    baseline.metric = baseline.metric or claim.metric
 
 
 #: What joins the two numbers of a range: "0.8-0.9%", "40 – 80%", "9 to 13×".
@@ -362,6 +384,7 @@ def _result(
         dataset = (
             nearest(span, tested or datasets, None)
             or opening_dataset(doc, sent.start, spans)
+            or sentence_dataset(doc, span, of_sentence, numbers, _BASELINE_NAME_TAGS)
             or method_on(doc, span.end, in_sentence)
             or setting
         )

@@ -452,3 +452,37 @@ def test_a_number_after_vs_or_compared_to_is_the_baselines(nlp: Language) -> Non
     got = {r.value: text_of(r.method) for r in claims(nlp, text)}
     # A named baseline's number is its result; an unnamed one's is no result of the paper's.
     assert got == {"26.95%": "FooNet", "22.58%": "GPT-4o", "44.0%": "FooNet"}
+
+
+def test_a_baselines_number_is_measured_where_its_claim_is(nlp: Language) -> None:
+    text = "FooNet achieves 26.95% Pass@1 on HumanEval compared to 22.58% for GPT-4o."
+    got = {r.value: (text_of(r.dataset), text_of(r.metric)) for r in claims(nlp, text)}
+    assert got["22.58%"] == ("HumanEval", "Pass@1")
+    # a claim of the sentence before it gives a number no place when it compares nothing
+    got = {r.value: text_of(r.dataset) for r in claims(nlp, "FooNet reaches 80.1% on MMLU.")}
+    assert got == {"80.1%": "MMLU"}
+
+
+def test_the_only_dataset_before_the_claims_is_each_claims(nlp: Language) -> None:
+    text = (
+        "We improve the accuracy of CLIP on NegBench from 25.5% to 67.0% for multiple choice"
+        " and from 50.9% to 56.1% for retrieval."
+    )
+    assert [text_of(r.dataset) for r in claims(nlp, text)] == ["NegBench", "NegBench"]
+    # not past another "on": the later claim may be on a name the recogniser missed
+    text = (
+        "FooNet increases performance on GSM8K from 20.0% to 50.0%, and on Polyglot from"
+        " 14.2% to 30.7%."
+    )
+    got = {r.value: text_of(r.dataset) for r in claims(nlp, text)}
+    assert got["50.0%"] == "GSM8K" and got["30.7%"] != "GSM8K"
+    # nor the object of a verb: "generate PDDL files" is no place of the later claim
+    text = "FooNet can generate PDDL files to reach 70.0% valid plans and a 54.1% success rate."
+    got = {r.value: text_of(r.dataset) for r in claims(nlp, text)}
+    assert got["54.1%"] is None
+
+
+def test_a_metric_right_after_a_listed_number_keeps_the_lists_dataset(nlp: Language) -> None:
+    text = "DualToken sets a new record of 0.25 rFID and 82.0% zero-shot accuracy on ImageNet."
+    got = [(r.value, text_of(r.metric), text_of(r.dataset)) for r in claims(nlp, text)]
+    assert got == [("0.25", "rFID", "ImageNet"), ("82.0%", "zero-shot accuracy", "ImageNet")]
