@@ -162,6 +162,8 @@ def results_in(
         rule = rules[int(doc.vocab.strings[match_id])]
         if start not in found or found[start][1] < end:
             found[start] = (start, end, rule)
+    borrowed = _numbers_sharing_a_unit(doc, found, inside)
+    found.update({start: claim for start, (claim, _) in borrowed.items()})
     for tok in doc:  # bare numbers that a metric takes ("an F1 of 0.89")
         bare = tok.i not in found and not inside[tok.i] and re.match(NUMBER, tok.text)
         if bare and (metric_takes(doc, tok.i, spans) or score_of(doc, tok.i)):
@@ -190,6 +192,8 @@ def results_in(
         result = _result(doc, doc[start:end], rule, spans, proposed, own, numbers)
         if result is None:
             continue
+        if start in borrowed:  # "13" of "by 13 and 34 points" is "13 points"
+            result.value += borrowed[start][1]
         if start in asides and out and previous_end == start - 1:
             result.dataset = out[-1].dataset
         if out and previous_end > doc[start].sent.start and _baselines(doc, start, end):
@@ -235,6 +239,42 @@ def results_in(
     for result in out:  # "an AIME score of 15.5", "ImageNet top-1 accuracy"
         result.dataset = dataset_in_metric(result.metric, mentions) or result.dataset
     return _with_range_starts(doc, out, inside)
+
+
+#: The kinds of number whose unit a list of bare numbers before it shares.
+_SHARED_UNIT_KINDS = frozenset({"percent", "points", "measure"})
+#: What joins the numbers of such a list: "by 13 and 34 points", "10.1, 7.7, and 3.9 points".
+_NUMBER_JOINS = frozenset({",", "and", "or"})
+
+
+def _numbers_sharing_a_unit(
+    doc: Doc, found: dict[int, tuple[int, int, ResultRule]], inside: list[bool]
+) -> dict[int, tuple[tuple[int, int, ResultRule], str]]:
+    """The bare numbers listed right before a number with a unit (``found``: the matches by
+    first token), which they share: "decline by 13 and 34 points", "improvements of 15.3, 17.2,
+    and 20.5 percentage points", "PSNR gains of 0.55 and 1.31 dB", "77 and 89 Elo" (ICLR 2026
+    writes 6 such lists). By first token: the claim each makes, and what its value lacks (the
+    unit as written after a number). Not a number in a name ("GPT-5 and 46.8%")."""
+    shared: dict[int, tuple[tuple[int, int, ResultRule], str]] = {}
+    for start, end, rule in list(found.values()):
+        if rule.kind not in _SHARED_UNIT_KINDS:
+            continue
+        unit = doc[end - 1].text if rule.unit == "@token" else rule.unit
+        suffix = unit if unit in ("%", "×") else f" {unit}"
+        if start < 2 or doc[start - 1].lower_ not in ("and", "or"):
+            continue  # a list ends "... and 34 points" ("BRUMO 2025, +4.6 pp" is none)
+        listed: list[int] = []
+        j = start - 1
+        while j > 0 and doc[j].lower_ in _NUMBER_JOINS and not doc[j].is_sent_start:
+            j -= 1 + (doc[j - 1].text == "," and doc[j].lower_ != ",")  # ", and"
+            if j < 0 or j in found or inside[j] or not re.match(NUMBER, doc[j].text):
+                break
+            listed.append(j)
+            j -= 1
+        if listed and not (doc[j].tag_ in ("NNP", "NNPS") or inside[j]):  # "GPT 5 and 46.8%"
+            for i in listed:
+                shared[i] = ((i, i + 1, ResultRule(rule.kind, unit, [])), suffix)
+    return shared
 
 
 def _baselines(doc: Doc, start: int, end: int) -> bool:

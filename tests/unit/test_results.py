@@ -486,3 +486,14 @@ def test_a_metric_right_after_a_listed_number_keeps_the_lists_dataset(nlp: Langu
     text = "DualToken sets a new record of 0.25 rFID and 82.0% zero-shot accuracy on ImageNet."
     got = [(r.value, text_of(r.metric), text_of(r.dataset)) for r in claims(nlp, text)]
     assert got == [("0.25", "rFID", "ImageNet"), ("82.0%", "zero-shot accuracy", "ImageNet")]
+
+
+def test_bare_numbers_listed_before_a_unit_share_it(nlp: Language) -> None:
+    text = "On average, open-source models decline by 13 and 34 points on SG and CS."
+    got = [(r.value, r.number, r.unit, r.relative) for r in claims(nlp, text)]
+    assert got == [("13 points", 13.0, "points", True), ("34 points", 34.0, "points", True)]
+    text = "FooNet achieves PSNR improvements of 0.55 and 1.31 dB on the Set5 dataset."
+    assert [r.value for r in claims(nlp, text)] == ["0.55 dB", "1.31 dB"]
+    # a number in a name before the list is no claim
+    text = "FooNet beats GPT-5 and reaches 46.8% accuracy."
+    assert [r.value for r in claims(nlp, text)] == ["46.8%"]
