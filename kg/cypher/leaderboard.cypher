@@ -12,7 +12,7 @@ OPTIONAL MATCH (r)-[:FOR_METHOD]->(m:Method)
 WITH d, p, r, x, m
 WHERE size($metric) = 0 OR toLower(x.name) CONTAINS toLower($metric)
 WITH d, p, r, x, m,
-     x IS NOT NULL AND toLower(x.name) =~ '.*\\b(error|errors|loss|perplexity|ppl|fid|fvd|kid|wer|cer|ter|latency|runtime|time|memory|mse|mae|rmse|nll|bpd|bpc|regret|cost|eer|ece|distance|divergence|violation|violations|hallucination)\\b.*' AS lower_is_better
+     x IS NOT NULL AND toLower(x.name) =~ '.*\\b(error|errors|loss|perplexity|ppl|fid|rfid|gfid|fvd|kid|wer|cer|ter|latency|runtime|time|memory|mse|mae|rmse|nll|bpd|bpc|regret|cost|eer|ece|distance|divergence|violation|violations|hallucination)\\b.*' AS lower_is_better
 RETURN d.name AS dataset, x.name AS metric, r.value AS value, m.name AS method,
        p.display_name AS paper, r.evidence AS evidence, r.number AS number, r.id AS result,
        lower_is_better

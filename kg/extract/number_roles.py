@@ -24,11 +24,16 @@ _METRIC_HEADS = load_lexicon().metric_heads
 
 def in_one_list(doc: Doc, end: int, start: int) -> bool:
     """Whether a claim ending at token ``end`` and the next, starting at ``start``, are in one
-    list: a few words between, no verb, no bracket, one sentence."""
+    list: a few words between, no verb, no bracket, no word that brings in a setting ("an
+    FID of 1.02 with only 0.36% additional training compute": :data:`SETTING_CUES`), one
+    sentence."""
     between = doc[end:start]
     return (
         0 < len(between) <= 6
-        and not any(t.tag_.startswith("VB") or t.text in "()[]" for t in between)
+        and not any(
+            t.tag_.startswith("VB") or t.text in "()[]" or t.lower_ in SETTING_CUES
+            for t in between
+        )
         and not any(t.is_sent_start for t in doc[end : start + 1])
     )
 

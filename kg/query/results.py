@@ -56,8 +56,8 @@ def higher_is_better(metric: str | None) -> bool:
 
     >>> higher_is_better("top-1 accuracy"), higher_is_better("word error rate")
     (True, False)
-    >>> higher_is_better("FID"), higher_is_better(None)
-    (False, True)
+    >>> higher_is_better("FID"), higher_is_better("rFID"), higher_is_better(None)
+    (False, False, True)
     """
     if not metric:
         return True

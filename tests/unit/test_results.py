@@ -497,3 +497,10 @@ def test_bare_numbers_listed_before_a_unit_share_it(nlp: Language) -> None:
     # a number in a name before the list is no claim
     text = "FooNet beats GPT-5 and reaches 46.8% accuracy."
     assert [r.value for r in claims(nlp, text)] == ["46.8%"]
+
+
+def test_a_number_a_setting_word_brings_in_is_no_listed_claims(nlp: Language) -> None:
+    # "with only 0.36% additional training compute" shares nothing of "an FID of 1.02"
+    text = "FooNet reaches a new state-of-the-art FID of 1.02 with only 0.36% additional compute."
+    got = {r.value: text_of(r.metric) for r in claims(nlp, text)}
+    assert got["1.02"] == "FID" and got.get("0.36%") != "FID"
