@@ -252,17 +252,17 @@ def _numbers_sharing_a_unit(
 ) -> dict[int, tuple[tuple[int, int, ResultRule], str]]:
     """The bare numbers listed right before a number with a unit (``found``: the matches by
     first token), which they share: "decline by 13 and 34 points", "improvements of 15.3, 17.2,
-    and 20.5 percentage points", "PSNR gains of 0.55 and 1.31 dB", "77 and 89 Elo" (ICLR 2026
-    writes 6 such lists). By first token: the claim each makes, and what its value lacks (the
-    unit as written after a number). Not a number in a name ("GPT-5 and 46.8%")."""
+    and 20.5 percentage points", "PSNR gains of 0.55 and 1.31 dB" (ICLR 2026 writes 5 such
+    lists). By first token: the claim each makes, and what its value lacks (the unit as
+    written after a number). Not a number in a name ("Llama 3 and 10%")."""
     shared: dict[int, tuple[tuple[int, int, ResultRule], str]] = {}
     for start, end, rule in list(found.values()):
         if rule.kind not in _SHARED_UNIT_KINDS:
             continue
-        unit = doc[end - 1].text if rule.unit == "@token" else rule.unit
-        suffix = unit if unit in ("%", "×") else f" {unit}"
         if start < 2 or doc[start - 1].lower_ not in ("and", "or"):
             continue  # a list ends "... and 34 points" ("BRUMO 2025, +4.6 pp" is none)
+        unit = doc[end - 1].text if rule.unit == "@token" else rule.unit
+        suffix = unit if unit in ("%", "×") else f" {unit}"
         listed: list[int] = []
         j = start - 1
         while j > 0 and doc[j].lower_ in _NUMBER_JOINS and not doc[j].is_sent_start:
@@ -271,7 +271,7 @@ def _numbers_sharing_a_unit(
                 break
             listed.append(j)
             j -= 1
-        if listed and not (doc[j].tag_ in ("NNP", "NNPS") or inside[j]):  # "GPT 5 and 46.8%"
+        if listed and not (doc[j].tag_ in ("NNP", "NNPS") or inside[j]):  # "Llama 3 and 10%"
             for i in listed:
                 shared[i] = ((i, i + 1, ResultRule(rule.kind, unit, [])), suffix)
     return shared
