@@ -25,8 +25,9 @@ CounterFact show ...") speaks of it as well when an evaluation cue stands right 
 preposition (``evaluation_cues.txt``).
 
 The preposition must govern the dataset: scanning left from the dataset, only nouns,
-adjectives, numbers, brackets, commas, "and" and list openers ("such as", "including",
-"e.g.": ``list_openers.txt``) may stand between them; a verb, a relative pronoun or another
+adjectives, numbers, brackets, commas, "and", list openers ("such as", "including",
+"e.g.": ``list_openers.txt``) and the words of hyphenated names ("Needle-In-A-Haystack",
+"text-to-image") may stand between them; a verb, a relative pronoun or another
 preposition ends the scan, and so does a noun of a kind of method ("across architectures
 including ResNet": those are models, whatever their type). Training data is not an evaluation:
 "trained on ImageNet", "based on LAION" (``training_words.txt``) do not count.
@@ -53,7 +54,7 @@ from kg.extract.applied_frames import (
     reads_as_model,
 )
 from kg.extract.baselines import BASELINE_CONFIDENCE, BASELINE_RULE, baseline_frames
-from kg.extract.claimants import is_compared
+from kg.extract.claimants import inside_compound, is_compared
 from kg.extract.contrast_frames import CONTRAST_CONFIDENCE, CONTRAST_RULE, contrast_frames
 from kg.extract.lexicon import load_lexicon, read_data_lines
 from kg.extract.names import has_capital_or_digit
@@ -121,7 +122,10 @@ def governing_preposition(doc: Doc, start: int, first: int) -> int | None:
         if word == "of" and i > first and doc[i - 1].lower_ in _QUANTITIES:
             i -= 2  # "on a suite of benchmarks including X": the suite is what is under "on"
             continue
-        if word not in _PASSED and tok.tag_ in _ENDS_SCAN and not _modifies_noun(doc, i):
+        # (a word inside a hyphenated name is part of the name: "on Needle-In-A-Haystack,
+        # LongBench, ...")
+        passed = word in _PASSED or _modifies_noun(doc, i) or inside_compound(doc, i)
+        if tok.tag_ in _ENDS_SCAN and not passed:
             return None
         if word in _METHOD_NOUNS and tok.tag_.startswith("NN"):
             return None

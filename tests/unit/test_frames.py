@@ -164,6 +164,9 @@ def test_a_verb_between_ends_the_scan(nlp: Language) -> None:
         # a gerund inside the noun phrase is no verb
         ("FooNet gains on challenging question answering benchmarks such as ImageNet.", True),
         ("FooNet is trained on GSM8K using ImageNet.", False),  # "using" stays a preposition
+        # a word inside a hyphenated name is part of the name, whatever its tag
+        ("FooNet gains on Needle-In-A-Haystack, LongBench, and ImageNet.", True),
+        ("FooNet gains on text-to-image generation tasks such as ImageNet.", True),
     ],
 )
 def test_the_scan_from_a_mention_to_its_preposition(
