@@ -50,6 +50,10 @@ def found(nlp: Language, text: str) -> set[tuple[str, str, str]]:
             ("FooNet", "COMPARED_WITH", "AlphaFold"),
         ),
         ("BERT is a language model.", ("BERT", "IS_A", "language model")),
+        (
+            "We present Tina, a family of tiny reasoning models.",
+            ("Tina", "IS_A", "tiny reasoning models"),
+        ),
         ("It reaches 85% accuracy on ImageNet.", ("ImageNet", "MEASURED_BY", "accuracy")),
         (
             "We introduce ToolBench, a benchmark for tool use, and evaluate GPT-4 on ToolBench.",
