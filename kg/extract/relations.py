@@ -391,12 +391,16 @@ GRAPH_TYPES: dict[str, tuple[frozenset[str], frozenset[str] | None]] = {
 _READ_AS_ANOTHER_TYPE = frozenset(
     {(FRAME_RULE, "Method"), (FRAME_RULE, "Dataset"), (APPLIED_RULE, "Dataset")}
 )
+#: The types a compared name may have in its sentence: the recogniser types many a model a
+#: dataset in one sentence and a method in others ("HELIX further surpasses GPT-4o").
+_COMPARED_AS = frozenset({"Method", "Dataset"})
 
 
 def fits_graph(relation: Relation) -> bool:
     """Whether a relation joins the types the graph gives its type (:data:`GRAPH_TYPES`); the
     rules also find what SciERC annotates beyond them (a concept used for a concept, a method
-    measured by a metric: kg's results carry those)."""
+    measured by a metric: kg's results carry those). A frame's tail read as another type and
+    a compared name typed a dataset are kept for the graph to decide."""
     heads, tails = GRAPH_TYPES[relation.type]
     head, tail = relation.head["label"], relation.tail["label"]
     if (relation.rule, tail) in _READ_AS_ANOTHER_TYPE:
@@ -404,6 +408,9 @@ def fits_graph(relation: Relation) -> bool:
         # of a family ("gains of 24.3% on Qwen2.5-3B") the sentence types otherwise: the
         # graph keeps it if the corpus types its entity as the frame reads it
         return head in heads
+    if relation.type == "COMPARED_WITH":
+        # (the graph keeps it if the corpus types both entities methods: kg.graph.relations)
+        return head in _COMPARED_AS and tail in _COMPARED_AS
     return head in heads and (tail in (head, "Concept") if tails is None else tail in tails)
 
 

@@ -16,7 +16,7 @@ from kg.evaluate.scierc_relation_gold import load_relation_split, map_relation, 
 from kg.evaluate.scierc_relations import generic_mentions, score_relations, triple
 from kg.extract.patterns import PatternError, read_jsonl
 from kg.extract.relation_rules import RULES_FILE, load_relation_rules
-from kg.extract.relations import find_relations, fits_graph, relations_in
+from kg.extract.relations import Relation, find_relations, fits_graph, relations_in
 from kg.extract.stand_ins import is_own_it
 
 
@@ -264,6 +264,20 @@ def test_the_component_writes_rows_that_fit_the_graph(nlp: Language) -> None:
     )
     everything = relations_in(doc, mentions)
     assert any(not fits_graph(r) for r in everything)
+
+
+def test_a_comparison_keeps_a_name_its_sentence_typed_a_dataset() -> None:
+    """In "HELIX further surpasses GPT-4o" the recogniser may type GPT-4o a dataset; the
+    graph decides by the entity's type in the corpus."""
+
+    def rel(type_: str, head: str, tail: str) -> Relation:
+        m = {"text": "x", "label": head}, {"text": "y", "label": tail}
+        return Relation(m[0], type_, m[1], "s", 0.8, "x_outperforms_y", (0, 1), (2, 3))
+
+    assert fits_graph(rel("COMPARED_WITH", "Method", "Dataset"))
+    assert fits_graph(rel("COMPARED_WITH", "Dataset", "Method"))
+    assert not fits_graph(rel("COMPARED_WITH", "Method", "Task"))
+    assert not fits_graph(rel("PART_OF", "Method", "Dataset"))
 
 
 # -- the rule file ---------------------------------------------------------------------------
