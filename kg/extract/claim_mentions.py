@@ -180,6 +180,14 @@ def opening_dataset(doc: Doc, first: int, spans: list[Arg]) -> Mention | None:
     return None
 
 
+#: Tags of the words between a comparison cue and a baseline typed a dataset ("outperforms
+#: the strongest baseline, Gemini Flash", "surpassing OpenAI's o1-preview"): no verb, no
+#: preposition ("achieving a GenEval score" is a claim's own dataset).
+BASELINE_NAME_TAGS = frozenset(
+    {"DT", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", ",", "CC", "CD", "HYPH", "POS"}
+)
+
+
 #: What may stand between the preposition that brings in a sentence's dataset and its name
 #: ("in our Hard Suite evaluations", "on the challenging DM Control benchmarks").
 _BEFORE_NAME_TAGS = frozenset({"DT", "PRP$", "JJ", "JJS", "CD"})
@@ -190,7 +198,6 @@ def sentence_dataset(
     span: Span,
     of_sentence: list[Arg],
     numbers: list[int],
-    baseline_tags: frozenset[str],
 ) -> Mention | None:
     """The dataset of the claim at ``span`` when it is the sentence's only one and "on", "in"
     or "across" brings it in before all the sentence's claims (``numbers``: their first
@@ -200,11 +207,11 @@ def sentence_dataset(
     fewer samples").
 
     Not a subject or an object ("MBU-Net attains ...", "improving FinQA from 12.0% to
-    24.7%"), what something was trained on, a baseline typed a dataset (``baseline_tags``:
-    :func:`kg.extract.baselines.under_comparison`'s gap), nor one of a list; and not for a
-    claim that another place may come before ("on GSM8K, it accelerates inference by 6; on
-    Flickr30K captioning, it achieves a 10× ...", "on SWE-bench from 20.0% to 50.0%, and on
-    Polyglot from 14.2% to 30.7%": a ";" or an "on" between).
+    24.7%"), what something was trained on, a baseline typed a dataset
+    (:func:`kg.extract.baselines.under_comparison` over :data:`BASELINE_NAME_TAGS`), nor one
+    of a list; and not for a claim that another place may come before ("on GSM8K, it
+    accelerates inference by 6; on Flickr30K captioning, it achieves a 10× ...", "on SWE-bench
+    from 20.0% to 50.0%, and on Polyglot from 14.2% to 30.7%": a ";" or an "on" between).
     """
     datasets = [x for x in of_sentence if x[2]["label"] == "Dataset"]
     if len(datasets) != 1:
@@ -217,7 +224,7 @@ def sentence_dataset(
     if doc[i].lower_ not in ("on", "in", "across") or trained_on(doc, start):
         return None
     if one_of_a_list(doc, dataset, of_sentence) or under_comparison(
-        doc, start, sent.start, baseline_tags
+        doc, start, sent.start, BASELINE_NAME_TAGS
     ):
         return None
     claims = [n for n in numbers if sent.start <= n < sent.end]

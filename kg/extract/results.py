@@ -36,6 +36,7 @@ from spacy.vocab import Vocab
 
 from kg.extract.baselines import under_comparison
 from kg.extract.claim_mentions import (
+    BASELINE_NAME_TAGS,
     baseline_named,
     bracketed_after,
     clause_of,
@@ -331,14 +332,6 @@ def _with_range_starts(doc: Doc, out: list[Result], inside: list[bool]) -> list[
     return with_starts
 
 
-#: Tags of the words between a comparison cue and a baseline typed a dataset ("outperforms
-#: the strongest baseline, Gemini Flash", "surpassing OpenAI's o1-preview"): no verb, no
-#: preposition ("achieving a GenEval score" is a claim's own dataset).
-_BASELINE_NAME_TAGS = frozenset(
-    {"DT", "JJ", "JJR", "JJS", "NN", "NNS", "NNP", "NNPS", ",", "CC", "CD", "HYPH", "POS"}
-)
-
-
 def _result(
     doc: Doc,
     span: Span,
@@ -418,13 +411,13 @@ def _result(
         datasets = [
             x for x in own_side
             if x[2]["label"] == "Dataset"
-            and not under_comparison(doc, x[0], sent.start, _BASELINE_NAME_TAGS)
+            and not under_comparison(doc, x[0], sent.start, BASELINE_NAME_TAGS)
         ]  # fmt: skip
         tested = [x for x in datasets if not trained_on(doc, x[0])]
         dataset = (
             nearest(span, tested or datasets, None)
             or opening_dataset(doc, sent.start, spans)
-            or sentence_dataset(doc, span, of_sentence, numbers, _BASELINE_NAME_TAGS)
+            or sentence_dataset(doc, span, of_sentence, numbers)
             or method_on(doc, span.end, in_sentence)
             or setting
         )
