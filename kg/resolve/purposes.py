@@ -130,5 +130,23 @@ def purpose_task(
     if known is None:
         entities[eid] = Entity(eid, Label.TASK, task_name(words[start:end]))
     elif known.label != Label.TASK:
-        return None
+        return _task_it_ends_in(words, start, end, lookup, entities)
     return start, end, text, eid
+
+
+def _task_it_ends_in(
+    words: list[str],
+    start: int,
+    end: int,
+    lookup: Callable[[str], str | None],
+    entities: dict[str, Entity],
+) -> tuple[int, int, str, str] | None:
+    """The longest task of the corpus that ends the phrase ``words[start:end]``, which the
+    corpus names as something else: "Interaction-aware Video Generation" is a concept of
+    the abstracts, and a kind of video generation."""
+    for first in range(start + 1, end - MIN_WORDS + 1):
+        eid = lookup(normalize_key(" ".join(words[first:end])))
+        known = entities.get(eid) if eid is not None else None
+        if known is not None and known.label == Label.TASK:
+            return first, end, " ".join(words[first:end]), known.id
+    return None

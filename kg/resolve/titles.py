@@ -188,9 +188,15 @@ def title_relations(
     own = entities.get(named.entity or "") if named is not None else None  # (its entity)
     at = next((lowered.index(word) for word in _PURPOSE if word in lowered), None)
     if at is not None:
-        tail = next((ph for ph in found if at < ph.start <= at + 2), None) or _purpose_head(
-            lowered, at, found, entities
-        )
+        # (a concept there is no tail: "for LLM Code Generation" is for code generation)
+        tail = next(
+            (
+                ph
+                for ph in found
+                if at < ph.start <= at + 2 and entities[ph.entity].label != Label.CONCEPT
+            ),
+            None,
+        ) or _purpose_head(lowered, at, found, entities)
         before = next((ph for ph in found if ph.end == at), None)
         head: str | Mention | None = named
         if head is None and before is not None and entities[before.entity].label in _HEAD_TYPES:

@@ -24,12 +24,16 @@ ABSTRACTS = {
 }
 
 
-def _graph(titles: dict[str, str], own: dict[str, list[tuple[str, Label, Rel]]]):  # noqa: ANN202
-    papers = [Paper(id=pid, abstract="", title="") for pid in ABSTRACTS]
+def _graph(  # noqa: ANN202
+    titles: dict[str, str],
+    own: dict[str, list[tuple[str, Label, Rel]]],
+    abstracts: dict[str, list[tuple[str, Label]]] = ABSTRACTS,
+):
+    papers = [Paper(id=pid, abstract="", title="") for pid in abstracts]
     papers += [Paper(id=pid, abstract="", title=title) for pid, title in titles.items()]
     mentions = {
         pid: [Mention(0, len(t), t, label, Rel.USES, f"We use {t}.") for t, label in ms]
-        for pid, ms in ABSTRACTS.items()
+        for pid, ms in abstracts.items()
     }
     for pid in titles:
         mentions[pid] = [
@@ -237,3 +241,19 @@ def test_a_named_title_s_kind_is_what_the_name_is() -> None:
     # A kind no other paper names describes the contribution only: no link.
     G, _ = _graph({"p": "FlowX: A Hippocampal Method for Video Generation"}, FLOWX)
     assert not [e for e in G.edges(keys=True) if e[2] == "IS_A"]
+
+
+def test_a_purpose_the_corpus_names_as_a_concept_is_for_the_task_it_ends_in() -> None:
+    # "Interaction-Aware Video Generation" is a concept of some abstracts, and a kind of video
+    # generation; a concept right after "for" is no tail ("for LLM Video Generation")
+    known = [("interaction-aware video generation", Label.CONCEPT), ("LLM", Label.CONCEPT)]
+    abstracts = {**ABSTRACTS, "a3": known, "a4": known}
+    for title in (
+        "FlowX: Mask Alignment for Interaction-Aware Video Generation",
+        "FlowX: Mask Alignment for LLM Video Generation",
+    ):
+        G, _ = _graph({"p": title}, FLOWX, abstracts)
+        assert G.has_edge("method:flowx", "task:video-generation"), title
+        assert not G.has_edge("method:flowx", "concept:llm")
+    G, _ = _graph({"p": "FlowX: Mask Alignment for Interaction-Aware Scenes"}, FLOWX, abstracts)
+    assert not [v for v in G.successors("method:flowx") if v.startswith("task:")]
