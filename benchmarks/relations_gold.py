@@ -1,7 +1,9 @@
 """Relations and results of a kg graph against hand-annotated abstracts (issue 20).
 
-The gold is a JSONL file, one paper a line, annotated blind to kg (the file and its guidelines
-live outside the repository, so that kg's rules are never tuned on them)::
+The gold is a JSONL file, one paper a line, annotated blind to kg (test samples live outside
+the repository, so that kg's rules are never tuned on them; the development samples
+``benchmarks/data/iclr_relations_dev.jsonl`` and ``iclr_results_dev.jsonl`` are in it, with the
+guidelines, ``iclr_relations_guidelines.md``)::
 
     {"id": "https://openreview.net/forum?id=…" | "B1QRgziT-", "year": 2026, "title": "…",
      "relations": [{"head": "ReMix", "type": "EVALUATED_ON", "tail": "MATH500",

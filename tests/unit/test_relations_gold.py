@@ -266,3 +266,14 @@ def test_abstract_only_leaves_what_the_title_states_out_of_both_sides(
     # the PPO hit and the reversed-GRPO FP (title evidence) and the title's gold miss go
     g26 = rg.score(rg.read_gold(path), G, abstract_only=True)["groups"]["2026"]
     assert counts(g26["relations"]) == (2, 5, 4)
+
+
+@pytest.mark.parametrize("name", ["iclr_relations_dev.jsonl", "iclr_results_dev.jsonl"])
+def test_the_development_samples_in_the_repository_read(rg: ModuleType, name: str) -> None:
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "data" / name
+    papers = rg.read_gold(path)
+    assert len({p.id for p in papers}) == len(papers) >= 40
+    assert {r.type for p in papers for r in p.relations} <= set(rg.REL_TYPES)
+    assert all(p.title and r.sentence for p in papers for r in p.relations)
+    if name.startswith("iclr_results"):
+        assert sum(not r.uncertain for p in papers for r in p.results) >= 60
