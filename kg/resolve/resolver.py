@@ -99,6 +99,29 @@ def _through(expand: dict[str, str], variants: dict[str, str]) -> dict[str, str]
     return {k: further if (further := both.get(v, v)) != k else v for k, v in both.items()}
 
 
+#: A plural ending a name may have: a lower-case "s" after a letter, not "ss" ("Loss").
+_PLURAL_ENDING = re.compile(r"[^\WsS\d_]s$")
+
+
+_SEPARATORS = re.compile(r"[\s\-\u2010-\u2015]+")
+
+
+def _plural_of(plural: str, singular: str) -> bool:
+    """Whether ``plural`` (ending in "s") is written as ``singular`` in the plural, or as
+    another plural of its merge key, case and hyphens aside; a ``singular`` in capitals only
+    as itself and "s" ("LLMs").
+
+    >>> _plural_of("Mixture-of-Experts", "mixture of experts"), _plural_of("ResNets", "ResNet")
+    (True, True)
+    >>> _plural_of("Mars", "MAR"), _plural_of("LLMs", "LLM")
+    (False, True)
+    """
+    if singular.isupper() and not plural[:-1].isupper():
+        return False
+    words = _SEPARATORS.sub(" ", singular).lower()
+    return words in (_SEPARATORS.sub(" ", form).lower() for form in (plural[:-1], plural))
+
+
 def _coined_label(key: str, name: str) -> str:
     """The type of a name a paper coins, where the recogniser said concept: a task when it
     reads as one ("object-centric zero-shot segmentation"), else a method."""
@@ -259,7 +282,9 @@ class Resolver:
         expand.update(self._written_out(expand))
         expand.update({k: expand.get(word, word) for k, word in folds.items()})
         # keys written otherwise than the final one: "finetuning", "GRPO algorithm"
-        variants = self._hyphenated(expand) | self._named_with_head(expand)
+        variants = (
+            self._hyphenated(expand) | self._named_with_head(expand) | self._plural_names(expand)
+        )
         expand = _through(expand, variants)
         long_forms = {variants.get(k, k) for k in long_forms}
         old = self.expanded
@@ -326,6 +351,40 @@ class Resolver:
             other = max(self.label_votes.get((name, label.value), 0) for label in TYPE_ORDER)
             if method == other and self._coined(name) and self._coined(key, first_word=True):
                 found[key] = expand.get(name, name)
+        return found
+
+    def _plural_names(self, expand: dict[str, str]) -> dict[str, str]:
+        """A name written in the plural, which its merge key keeps (a capitalised word may be a
+        name: "Atlas"), to the singular's key when the corpus writes the singular too, as a
+        name, whatever the case and hyphens: "Transformers" is "Transformer", "GPU-hours" "GPU
+        hours", "ResNets" "ResNet". A name in capitals has only its own plural: "MARS" and
+        "Mars" are no plurals of "MAR"."""
+        found: dict[str, str] = {}
+        votes = self.name_votes
+        # (not a word's plural: "optima" is no name, nor "frame")
+        targets = set(expand.values())
+        for key in self.papers:
+            stem = key[:-1]
+            if (
+                not key.endswith("s")
+                or key in expand
+                or stem in expand
+                or stem not in self.named
+                or stem not in self.papers
+            ):
+                continue
+            plurals = [form for form in self.aliases[key] if votes.get((key, form), 0)]
+            if not plurals or not all(_PLURAL_ENDING.search(form) for form in plurals):
+                continue
+            singulars = [form for form in self.aliases[stem] if votes.get((stem, form), 0)]
+            if not any(_plural_of(p, s) for p in plurals for s in singulars):
+                continue
+            if key not in targets:
+                found[key] = stem
+            elif stem not in targets:
+                # the plural is where an acronym goes: "MoE" to "Mixture-of-Experts", and
+                # "Mixture of Experts" with it
+                found[stem] = key
         return found
 
     def _written_lower(self, key: str) -> bool:

@@ -963,3 +963,27 @@ def test_a_name_with_a_kind_word_after_it_is_the_name() -> None:
     assert mentions["p1"][0].entity == grpo.entity and mentions["p1"][1].entity == dit.entity
     for named, headed in zip((multimodal, nli, relu), mentions["p1"][2:], strict=True):
         assert headed.entity != named.entity, headed.text
+
+
+def test_a_name_written_in_the_plural_is_the_singular_name() -> None:
+    """ "Transformers" and "GPU-hours" are "Transformer" and "GPU hours", which the corpus writes
+    as names; a word's plural is not ("Optimas" beside "optima"), nor a name in capitals's
+    ("MARS" beside "MAR"). Where an acronym goes to the plural ("MoE" to "Mixture-of-Experts"),
+    the singular joins it."""
+    mentions = {
+        "p0": [mention("Transformers", Label.METHOD), mention("GPU-hours", Label.METRIC),
+               mention("Optimas", Label.METHOD, Rel.PROPOSES), mention("MARS", Label.METHOD)],
+        "p1": [mention("Transformer", Label.METHOD), mention("GPU hours", Label.METRIC),
+               mention("optima", Label.METHOD), mention("MAR", Label.METHOD)],
+        **{f"m{i}": [mention("Mixture-of-Experts", Label.METHOD),
+                     mention("MoE", Label.METHOD, canonical="Mixture-of-Experts", start=30)]
+           for i in range(2)},
+        "m2": [mention("Mixture of Experts", Label.METHOD)],
+    }  # fmt: skip
+    entities = resolve_entities(mentions)
+    assert entities["method:transformer"].paper_count == 2
+    assert entities["metric:gpu-hour"].paper_count == 2
+    assert "method:transformers" not in entities and "metric:gpu-hours" not in entities
+    assert {"method:optimas", "method:mars", "method:mar"} <= entities.keys()
+    assert entities["method:mixture-of-experts"].paper_count == 3
+    assert "method:mixture-of-expert" not in entities
