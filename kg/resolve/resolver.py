@@ -282,9 +282,9 @@ class Resolver:
         expand.update(self._written_out(expand))
         expand.update({k: expand.get(word, word) for k, word in folds.items()})
         # keys written otherwise than the final one: "finetuning", "GRPO algorithm"
-        variants = (
-            self._hyphenated(expand) | self._named_with_head(expand) | self._plural_names(expand)
-        )
+        variants = self._hyphenated(expand) | self._named_with_head(expand)
+        variants |= self._plural_names(expand)
+        variants |= self._joined_names(expand, variants)
         expand = _through(expand, variants)
         long_forms = {variants.get(k, k) for k in long_forms}
         old = self.expanded
@@ -385,6 +385,26 @@ class Resolver:
                 # the plural is where an acronym goes: "MoE" to "Mixture-of-Experts", and
                 # "Mixture of Experts" with it
                 found[stem] = key
+        return found
+
+    def _joined_names(self, expand: dict[str, str], variants: dict[str, str]) -> dict[str, str]:
+        """Names whose keys differ only by hyphens, to the one most papers write: "MSCOCO" and
+        "MS-COCO", "FlashAttention" and "Flash-Attention", "Qwen2.5VL" and "Qwen2.5-VL" are one
+        name each (where an acronym goes comes first). Only names: words have their own
+        spellings ("pre-training", :meth:`_hyphenated`), and slips ("frame-work")."""
+        targets = set(expand.values())
+        taken = variants.keys() | set(variants.values())
+        spellings: dict[str, list[str]] = defaultdict(list)
+        for key in self.named:
+            joined = key.replace("-", "")
+            if key in self.papers and key not in expand and key not in taken and len(joined) > 3:
+                spellings[joined].append(key)  # (not "U.S." and "US": a few letters say little)
+        found: dict[str, str] = {}
+        for keys in spellings.values():
+            if len(keys) < 2:
+                continue
+            final = min(keys, key=lambda k: (k not in targets, -len(self.papers[k]), k))
+            found.update((k, final) for k in keys if k != final)
         return found
 
     def _written_lower(self, key: str) -> bool:

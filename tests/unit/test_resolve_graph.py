@@ -987,3 +987,21 @@ def test_a_name_written_in_the_plural_is_the_singular_name() -> None:
     assert {"method:optimas", "method:mars", "method:mar"} <= entities.keys()
     assert entities["method:mixture-of-experts"].paper_count == 3
     assert "method:mixture-of-expert" not in entities
+
+
+def test_names_that_differ_only_by_hyphens_are_one() -> None:
+    """ "MS-COCO" is "MSCOCO", the spelling most papers write; not two words ("frame-work" is a
+    slip of no name), nor a few letters ("U-S" and "US")."""
+    mentions = {
+        "p0": [mention("MSCOCO", Label.DATASET), mention("US", Label.METHOD),
+               mention("frame-work", Label.METHOD)],
+        "p1": [mention("MSCOCO", Label.DATASET), mention("U-S", Label.DATASET),
+               mention("framework", Label.METHOD)],
+        "p2": [mention("MS-COCO", Label.DATASET)],
+    }  # fmt: skip
+    entities = resolve_entities(mentions)
+    coco = entities["dataset:mscoco"]
+    assert coco.paper_count == 3 and "MS-COCO" in coco.aliases
+    assert "dataset:ms-coco" not in entities
+    assert {"method:us", "dataset:u-s"} <= entities.keys()
+    assert sum(k.endswith(("frame-work", "framework")) for k in entities) == 2
