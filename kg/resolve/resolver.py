@@ -101,8 +101,7 @@ def _through(expand: dict[str, str], variants: dict[str, str]) -> dict[str, str]
 
 #: A plural ending a name may have: a lower-case "s" after a letter, not "ss" ("Loss").
 _PLURAL_ENDING = re.compile(r"[^\WsS\d_]s$")
-
-
+#: What may stand between the words of a name: spaces, hyphens, dashes.
 _SEPARATORS = re.compile(r"[\s\-\u2010-\u2015]+")
 
 
@@ -361,7 +360,6 @@ class Resolver:
         "Mars" are no plurals of "MAR"."""
         found: dict[str, str] = {}
         votes = self.name_votes
-        # (not a word's plural: "optima" is no name, nor "frame")
         targets = set(expand.values())
         for key in self.papers:
             stem = key[:-1]
@@ -369,7 +367,7 @@ class Resolver:
                 not key.endswith("s")
                 or key in expand
                 or stem in expand
-                or stem not in self.named
+                or stem not in self.named  # (a word's plural is none: "Optimas" and "optima")
                 or stem not in self.papers
             ):
                 continue
