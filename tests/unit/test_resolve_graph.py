@@ -967,9 +967,9 @@ def test_a_name_with_a_kind_word_after_it_is_the_name() -> None:
 
 def test_a_name_written_in_the_plural_is_the_singular_name() -> None:
     """ "Transformers" and "GPU-hours" are "Transformer" and "GPU hours", which the corpus writes
-    as names; a word's plural is not ("Optimas" beside "optima"), nor a name in capitals's
-    ("MARS" beside "MAR"). Where an acronym goes to the plural ("MoE" to "Mixture-of-Experts"),
-    the singular joins it."""
+    as names; a word's plural is not ("Optimas" beside "optima"), nor is a name in capitals
+    the plural of another ("MARS" beside "MAR"). Where an acronym goes to the plural ("MoE"
+    to "Mixture-of-Experts"), the singular joins it."""
     mentions = {
         "p0": [mention("Transformers", Label.METHOD), mention("GPU-hours", Label.METRIC),
                mention("Optimas", Label.METHOD, Rel.PROPOSES), mention("MARS", Label.METHOD)],
@@ -990,8 +990,8 @@ def test_a_name_written_in_the_plural_is_the_singular_name() -> None:
 
 
 def test_names_that_differ_only_by_hyphens_are_one() -> None:
-    """ "MS-COCO" is "MSCOCO", the spelling most papers write; not two words ("frame-work" is a
-    slip of no name), nor a few letters ("U-S" and "US")."""
+    """ "MS-COCO" is "MSCOCO", the spelling most papers write; not words ("frame-work", a slip,
+    is no name), nor a few letters ("U-S" and "US")."""
     mentions = {
         "p0": [mention("MSCOCO", Label.DATASET), mention("US", Label.METHOD),
                mention("frame-work", Label.METHOD)],
