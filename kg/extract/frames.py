@@ -124,8 +124,9 @@ def governing_preposition(doc: Doc, start: int, first: int) -> int | None:
             continue
         # (a word inside a hyphenated name is part of the name: "on Needle-In-A-Haystack,
         # LongBench, ...")
-        passed = word in _PASSED or _modifies_noun(doc, i) or inside_compound(doc, i)
-        if tok.tag_ in _ENDS_SCAN and not passed:
+        if tok.tag_ in _ENDS_SCAN and not (
+            word in _PASSED or _modifies_noun(doc, i) or inside_compound(doc, i)
+        ):
             return None
         if word in _METHOD_NOUNS and tok.tag_.startswith("NN"):
             return None

@@ -375,12 +375,16 @@ def _one_per_entity_pair(relations: list[Relation]) -> list[Relation]:
 
 # -- the graph's relations and the component -------------------------------------------------
 
-#: The entity types the graph gives each relation type (issue 20): head labels, tail labels;
-#: IS_A's tail (None) is the head's own label or a Concept (a kind of thing).
+#: The entity types the graph gives each relation type (issue 20), as a sentence may type
+#: them: head labels, tail labels; IS_A's tail (None) is the head's own label or a Concept (a
+#: kind of thing). A compared name may be typed a dataset in its sentence: the recogniser types
+#: many a model a dataset in one sentence and a method in others ("HELIX further surpasses
+#: GPT-4o"); the graph keeps the comparison if the corpus types both methods
+#: (:mod:`kg.graph.relations`).
 GRAPH_TYPES: dict[str, tuple[frozenset[str], frozenset[str] | None]] = {
     "USED_FOR": (frozenset({"Method", "Dataset"}), frozenset({"Task", "Method"})),
     "EVALUATED_ON": (frozenset({"Method"}), frozenset({"Dataset"})),
-    "COMPARED_WITH": (frozenset({"Method"}), frozenset({"Method"})),
+    "COMPARED_WITH": (frozenset({"Method", "Dataset"}), frozenset({"Method", "Dataset"})),
     "PART_OF": (frozenset({"Method"}), frozenset({"Method"})),
     "MEASURED_BY": (frozenset({"Task", "Dataset"}), frozenset({"Metric"})),
     "IS_A": (frozenset({"Method", "Dataset", "Task", "Metric", "Concept"}), None),
@@ -391,9 +395,6 @@ GRAPH_TYPES: dict[str, tuple[frozenset[str], frozenset[str] | None]] = {
 _READ_AS_ANOTHER_TYPE = frozenset(
     {(FRAME_RULE, "Method"), (FRAME_RULE, "Dataset"), (APPLIED_RULE, "Dataset")}
 )
-#: The types a compared name may have in its sentence: the recogniser types many a model a
-#: dataset in one sentence and a method in others ("HELIX further surpasses GPT-4o").
-_COMPARED_AS = frozenset({"Method", "Dataset"})
 
 
 def fits_graph(relation: Relation) -> bool:
@@ -408,9 +409,6 @@ def fits_graph(relation: Relation) -> bool:
         # of a family ("gains of 24.3% on Qwen2.5-3B") the sentence types otherwise: the
         # graph keeps it if the corpus types its entity as the frame reads it
         return head in heads
-    if relation.type == "COMPARED_WITH":
-        # (the graph keeps it if the corpus types both entities methods: kg.graph.relations)
-        return head in _COMPARED_AS and tail in _COMPARED_AS
     return head in heads and (tail in (head, "Concept") if tails is None else tail in tails)
 
 

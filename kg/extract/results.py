@@ -257,7 +257,7 @@ def _numbers_sharing_a_unit(
     lists). By first token: the claim each makes, and what its value lacks (the unit as
     written after a number). Not a number in a name ("Llama 3 and 10%")."""
     shared: dict[int, tuple[tuple[int, int, ResultRule], str]] = {}
-    for start, end, rule in list(found.values()):
+    for start, end, rule in found.values():
         if rule.kind not in _SHARED_UNIT_KINDS:
             continue
         if start < 2 or doc[start - 1].lower_ not in ("and", "or"):

@@ -282,8 +282,9 @@ class Resolver:
         expand.update({k: expand.get(word, word) for k, word in folds.items()})
         # keys written otherwise than the final one: "finetuning", "GRPO algorithm"
         variants = self._hyphenated(expand) | self._named_with_head(expand)
-        variants |= self._plural_names(expand)
-        variants |= self._joined_names(expand, variants)
+        targets = set(expand.values())
+        variants |= self._plural_names(expand, targets)
+        variants |= self._joined_names(expand, targets, variants)
         expand = _through(expand, variants)
         long_forms = {variants.get(k, k) for k in long_forms}
         old = self.expanded
@@ -352,15 +353,14 @@ class Resolver:
                 found[key] = expand.get(name, name)
         return found
 
-    def _plural_names(self, expand: dict[str, str]) -> dict[str, str]:
+    def _plural_names(self, expand: dict[str, str], targets: set[str]) -> dict[str, str]:
         """A name written in the plural, which its merge key keeps (a capitalised word may be a
         name: "Atlas"), to the singular's key when the corpus writes the singular too, as a
         name, whatever the case and hyphens: "Transformers" is "Transformer", "GPU-hours" "GPU
         hours", "ResNets" "ResNet". A name in capitals has only its own plural: "MARS" and
-        "Mars" are no plurals of "MAR"."""
+        "Mars" are no plurals of "MAR". ``targets``: the keys acronyms and folds go to."""
         found: dict[str, str] = {}
         votes = self.name_votes
-        targets = set(expand.values())
         for key in self.papers:
             stem = key[:-1]
             if (
@@ -385,12 +385,14 @@ class Resolver:
                 found[stem] = key
         return found
 
-    def _joined_names(self, expand: dict[str, str], variants: dict[str, str]) -> dict[str, str]:
+    def _joined_names(
+        self, expand: dict[str, str], targets: set[str], variants: dict[str, str]
+    ) -> dict[str, str]:
         """Names whose keys differ only by hyphens, to the one most papers write: "MSCOCO" and
         "MS-COCO", "FlashAttention" and "Flash-Attention", "Qwen2.5VL" and "Qwen2.5-VL" are one
         name each (where an acronym goes comes first). Only names: words have their own
-        spellings ("pre-training", :meth:`_hyphenated`), and slips ("frame-work")."""
-        targets = set(expand.values())
+        spellings ("pre-training", :meth:`_hyphenated`), and slips ("frame-work"). ``targets``:
+        the keys acronyms and folds go to; ``variants``: the other spellings found already."""
         taken = variants.keys() | set(variants.values())
         spellings: dict[str, list[str]] = defaultdict(list)
         for key in self.named:
